@@ -1,0 +1,55 @@
+#pragma once
+// The CPU lowering: one OpenMP loop over outer sites; each iteration evaluates
+// the whole statement on SIMD vectors (all lanes at once) and writes the
+// destination once. Reductions keep vector partial sums per block and combine
+// lanes only at the end of a block.
+
+#include <cstdint>
+#include <vector>
+
+#include "backends/common/parallel.hpp"
+#include "backends/common/reduction_blocks.hpp"
+#include "backends/cpu/vector_ops.hpp"
+#include "backends/cpu/vector_type.hpp"
+#include "lattice/field_view.hpp"
+#include "lattice/site_index.hpp"
+
+namespace latte::backend {
+
+struct Cpu {
+  static constexpr const char* name = "cpu";
+
+  template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
+
+  template <class T, int N, class E, class Op>
+  static void assign(const FieldView<T, N>& dst, const E& e, Op) {
+    using S = Site<real_of_t<T>, N>;
+    using Value = rebind_t<T, typename S::leaf_type>;
+    parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) {
+      const S s{o};
+      if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
+      else dst.store(s, Op::apply(Value{}, e.eval(s)));
+    });
+  }
+
+  template <class Combine, class E>
+  static auto reduce(const E& e) {
+    using S = Site<typename E::real_type, E::nsimd>;
+    using VectorValue = decltype(e.eval(S{0}));
+    using Result = rebind_t<VectorValue, double>;
+    const std::int64_t outer = e.layout()->outer_volume();
+    std::vector<Result> partial(reduction_blocks(outer));
+    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) {
+      const std::int64_t begin = b * reduction_block_sites;
+      const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
+      VectorValue acc = e.eval(S{begin});
+      for (std::int64_t o = begin + 1; o < end; ++o) acc = combine<Combine>(acc, e.eval(S{o}));
+      partial[b] = transform_leaves<Result>([](const auto& x) { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
+    });
+    Result total = partial[0];
+    for (std::size_t b = 1; b < partial.size(); ++b) total = combine<Combine>(total, partial[b]);
+    return total;
+  }
+};
+
+}  // namespace latte::backend

@@ -1,0 +1,72 @@
+#pragma once
+// Lane-crossing operations of the CPU lowering: the runtime lane permute that
+// a shift needs where it crosses a virtual-node boundary, and the horizontal
+// combine that ends a reduction. Permutes use one variable-index shuffle
+// where the ISA has it (vpermpd/vpermps on AVX-512, vpermps on AVX2) and a
+// store/gather/load otherwise.
+
+#include <cstdint>
+
+#include <immintrin.h>
+
+#include "backends/config.hpp"
+#include "backends/cpu/vector_type.hpp"
+
+namespace latte::backend::cpu {
+
+struct VectorOps {
+  // result lane l = x lane map[l]
+  template <class V>
+  LATTE_INLINE static V permute(const V& x, const std::int32_t* map) {
+    if constexpr (std::is_arithmetic_v<V>) {
+      return x;  // one lane: nothing to permute
+    } else {
+      using Real = typename V::value_type;
+      constexpr int lanes = V::size;
+#if defined(__AVX512F__)
+      if constexpr (std::is_same_v<Real, double> && lanes == 8) {
+        const __m512i index = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(map)));
+        return V(_mm512_permutexvar_pd(index, x));
+      }
+      if constexpr (std::is_same_v<Real, float> && lanes == 16) {
+        return V(_mm512_permutexvar_ps(_mm512_loadu_si512(map), x));
+      }
+#endif
+#if defined(__AVX2__)
+      if constexpr (std::is_same_v<Real, float> && lanes == 8) {
+        return V(_mm256_permutevar8x32_ps(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(map))));
+      }
+      if constexpr (std::is_same_v<Real, double> && lanes == 4) {
+        // Each double is two 32-bit words: lane s becomes words (2s, 2s+1).
+        const __m256i s = _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(map)));
+        const __m256i low = _mm256_slli_epi64(s, 1);
+        const __m256i high = _mm256_slli_epi64(_mm256_add_epi64(low, _mm256_set1_epi64x(1)), 32);
+        const __m256i words = _mm256_or_si256(low, high);
+        return V(_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(x), words)));
+      }
+#endif
+      alignas(64) Real in[lanes];
+      alignas(64) Real out[lanes];
+      x.store_aligned(in);
+      for (int l = 0; l < lanes; ++l) out[l] = in[map[l]];
+      return V::load_aligned(out);
+    }
+  }
+
+  // Combine the lanes of x in lane order, in double precision.
+  template <class Combine, class V>
+  LATTE_INLINE static double horizontal(const V& x) {
+    if constexpr (std::is_arithmetic_v<V>) {
+      return static_cast<double>(x);
+    } else {
+      using Real = typename V::value_type;
+      alignas(64) Real lanes[V::size];
+      x.store_aligned(lanes);
+      double acc = lanes[0];
+      for (std::size_t l = 1; l < V::size; ++l) acc = Combine::leaf(acc, static_cast<double>(lanes[l]));
+      return acc;
+    }
+  }
+};
+
+}  // namespace latte::backend::cpu

@@ -1,0 +1,17 @@
+# Install the headers and a CMake package so that another project can write
+#   find_package(latte REQUIRED)  and  target_link_libraries(app latte::latte)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY dsl lattice backends
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/latte
+        FILES_MATCHING PATTERN "*.hpp")
+install(TARGETS latte EXPORT latteTargets)
+install(EXPORT latteTargets NAMESPACE latte:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)
+configure_package_config_file(cmake/latteConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/latteConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/latteConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/latteConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/latteConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)

@@ -1,0 +1,47 @@
+#pragma once
+// Named pointwise functions on lattice expressions. Each is a lazy Map node;
+// the site-level meaning is in lattice/tensor_ops.hpp.
+
+#include <utility>
+
+#include "dsl/functors.hpp"
+#include "dsl/map.hpp"
+
+namespace latte {
+
+template <class A> concept FieldArgument = FieldOperand<std::remove_cvref_t<A>>;
+
+template <FieldArgument A> auto adj(A&& a) { return map<functors::Adj>(std::forward<A>(a)); }
+template <FieldArgument A> auto conj(A&& a) { return map<functors::Conj>(std::forward<A>(a)); }
+template <FieldArgument A> auto transpose(A&& a) { return map<functors::Transpose>(std::forward<A>(a)); }
+template <FieldArgument A> auto trace(A&& a) { return map<functors::Trace>(std::forward<A>(a)); }
+template <FieldArgument A> auto real(A&& a) { return map<functors::Real>(std::forward<A>(a)); }
+template <FieldArgument A> auto imag(A&& a) { return map<functors::Imag>(std::forward<A>(a)); }
+template <FieldArgument A> auto timesI(A&& a) { return map<functors::TimesI>(std::forward<A>(a)); }
+template <FieldArgument A> auto timesMinusI(A&& a) { return map<functors::TimesMinusI>(std::forward<A>(a)); }
+template <FieldArgument A> auto sqrt(A&& a) { return map<functors::Sqrt>(std::forward<A>(a)); }
+template <FieldArgument A> auto abs(A&& a) { return map<functors::Abs>(std::forward<A>(a)); }
+// |a(x)|^2 and <a(x), b(x)> at every site, before any sum over the lattice.
+template <FieldArgument A> auto localNorm2(A&& a) { return map<functors::LocalNorm2>(std::forward<A>(a)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto localInnerProduct(A&& a, B&& b) {
+  return map<functors::LocalInnerProduct>(std::forward<A>(a), std::forward<B>(b));
+}
+
+// where(mask, a, b): a where the mask holds, b elsewhere. The mask is a
+// comparison (x < y) or a real field that is nonzero where it holds.
+template <class M, class A, class B> requires(FieldArgument<M> && Operand<std::remove_cvref_t<A>> &&
+                                             Operand<std::remove_cvref_t<B>>)
+auto where(M&& mask, A&& a, B&& b) {
+  return map<functors::Select>(std::forward<M>(mask), std::forward<A>(a), std::forward<B>(b));
+}
+
+// element<I>(f): the I-th element of a vector-valued field (a population f_i,
+// a spin component); pack<Vec<...>>(e0, e1, ...) builds one from elements.
+template <int I, FieldArgument A> auto element(A&& a) { return map<functors::Element<I>>(std::forward<A>(a)); }
+template <class VecType, class... A> requires(sizeof...(A) == VecType::size)
+auto pack(A&&... elements) {
+  return map<functors::Pack<VecType::size, typename VecType::index_kind>>(std::forward<A>(elements)...);
+}
+
+}  // namespace latte

@@ -1,0 +1,68 @@
+#pragma once
+// Map<F, Args...>: the one variadic node for every pointwise operation
+// (unary, binary, ternary). F is a stateless functor on site tensors; the
+// operands are stored in a flat, trivially copyable aggregate so deep
+// expressions stay cheap to instantiate and can be passed to device kernels.
+
+#include <cstddef>
+#include <utility>
+
+#include "dsl/expression.hpp"
+
+namespace latte {
+
+template <std::size_t I, class T> struct OperandSlot { T value; };
+
+template <class Indices, class... T> struct OperandPack;
+template <std::size_t... I, class... T>
+struct OperandPack<std::index_sequence<I...>, T...> : OperandSlot<I, T>... {};
+
+template <std::size_t I, class T> LATTE_INLINE const T& slot(const OperandSlot<I, T>& s) { return s.value; }
+
+template <class F, class... Args>
+struct Map {
+  static constexpr bool is_latte_expression = true;
+  using real_type = typename common_real<typename Args::real_type...>::type;
+  static constexpr int nsimd = common_nsimd<Args...>();
+  static_assert(((Args::nsimd == 0 || Args::nsimd == nsimd) && ...),
+                "Latte: an expression mixes fields of different SIMD widths");
+  using Pack = OperandPack<std::index_sequence_for<Args...>, Args...>;
+  // Constants take the precision of the fields they meet.
+  template <class A> using lane_value = std::conditional_t<std::is_void_v<real_type>, typename A::value_type,
+                                                          rebind_t<typename A::value_type, real_type>>;
+  using value_type = decltype(F{}(std::declval<lane_value<Args>>()...));
+
+  Pack operands;
+  const SiteLayout* site_layout;
+
+  explicit Map(const Args&... args) : operands{{args}...}, site_layout(common_layout(args...)) {}
+
+  const SiteLayout* layout() const { return site_layout; }
+  bool reads(const void* p) const { return any([&](const auto& a) { return a.reads(p); }); }
+  bool reads_shifted(const void* p) const { return any([&](const auto& a) { return a.reads_shifted(p); }); }
+
+  template <class Site>
+  LATTE_INLINE auto eval(const Site& s) const {
+    return eval_impl(s, std::index_sequence_for<Args...>{});
+  }
+
+ private:
+  template <class Site, std::size_t... I>
+  LATTE_INLINE auto eval_impl(const Site& s, std::index_sequence<I...>) const {
+    return F{}(slot<I>(operands).eval(s)...);
+  }
+  template <class P> bool any(P predicate) const {
+    return any_impl(predicate, std::index_sequence_for<Args...>{});
+  }
+  template <class P, std::size_t... I> bool any_impl(P predicate, std::index_sequence<I...>) const {
+    return (predicate(slot<I>(operands)) || ...);
+  }
+};
+
+// map<F>(operands...): build a node from fields, expressions and constants.
+template <class F, class... A>
+auto map(A&&... operands) {
+  return Map<F, node_t<A>...>(to_node(std::forward<A>(operands))...);
+}
+
+}  // namespace latte

@@ -1,0 +1,47 @@
+#pragma once
+// Reductions over whole-lattice expressions, each one fused pass:
+//   sum(e)              sum over sites of the site tensor e(x)
+//   norm2(e)            sum over sites of |e(x)|^2 (real)
+//   innerProduct(a, b)  sum over sites of <a(x), b(x)> = sum conj(a) b
+//   maxval(e), minval(e) for real-valued e
+// Results are in double precision whatever the fields' precision, and are
+// deterministic (backends/common/reduction_blocks.hpp).
+
+#include <type_traits>
+
+#include "backends/backend.hpp"
+#include "dsl/functors.hpp"
+#include "dsl/map.hpp"
+
+namespace latte {
+
+template <class Combine, class Backend = backend::Default, class E>
+auto reduce(const E& expression) {
+  const auto node = as_node(expression);
+  static_assert(!std::is_void_v<typename std::remove_cvref_t<decltype(node)>::real_type>,
+                "Latte: a reduction needs at least one field in its expression");
+  return Backend::template reduce<Combine>(node);
+}
+
+template <class Backend = backend::Default, FieldOperand E>
+auto sum(const E& e) { return reduce<SumCombine, Backend>(e); }
+
+template <class Backend = backend::Default, FieldOperand E>
+double norm2(const E& e) {
+  const auto node = as_node(e);
+  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, decltype(node)>(node));
+}
+
+template <class Backend = backend::Default, FieldOperand A, FieldOperand B>
+auto innerProduct(const A& a, const B& b) {
+  const auto na = as_node(a);
+  const auto nb = as_node(b);
+  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, decltype(na), decltype(nb)>(na, nb));
+}
+
+template <class Backend = backend::Default, FieldOperand E>
+double maxval(const E& e) { return reduce<MaxCombine, Backend>(e); }
+template <class Backend = backend::Default, FieldOperand E>
+double minval(const E& e) { return reduce<MinCombine, Backend>(e); }
+
+}  // namespace latte

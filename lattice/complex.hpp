@@ -1,0 +1,58 @@
+#pragma once
+// Complex numbers over an arbitrary real "leaf": a plain float/double on the
+// per-lane path, or a SIMD vector of reals on the vector path. Real and
+// imaginary parts are kept in separate leaves, so a complex vector is two
+// registers and the per-lane memory image is [re lanes..., im lanes...].
+// std::complex is not used because it cannot hold SIMD leaves and is not
+// usable in device code.
+
+#include "backends/config.hpp"
+
+namespace latte {
+
+template <class R>
+struct Complex {
+  R re;
+  R im;
+
+  Complex() = default;
+  LATTE_INLINE constexpr Complex(const R& r, const R& i) : re(r), im(i) {}
+  // A real number is a complex number with zero imaginary part; this lets
+  // real constants and fields mix with complex ones.
+  LATTE_INLINE constexpr Complex(const R& r) : re(r), im(R(0)) {}
+  template <class S>
+  LATTE_INLINE explicit constexpr Complex(const Complex<S>& other) : re(R(other.re)), im(R(other.im)) {}
+
+  LATTE_INLINE Complex& operator+=(const Complex& b) { re = re + b.re; im = im + b.im; return *this; }
+  LATTE_INLINE Complex& operator-=(const Complex& b) { re = re - b.re; im = im - b.im; return *this; }
+  LATTE_INLINE Complex& operator*=(const Complex& b) { *this = *this * b; return *this; }
+
+  friend LATTE_INLINE Complex operator+(const Complex& a, const Complex& b) { return {a.re + b.re, a.im + b.im}; }
+  friend LATTE_INLINE Complex operator-(const Complex& a, const Complex& b) { return {a.re - b.re, a.im - b.im}; }
+  friend LATTE_INLINE Complex operator-(const Complex& a) { return {-a.re, -a.im}; }
+  friend LATTE_INLINE Complex operator*(const Complex& a, const Complex& b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  }
+  friend LATTE_INLINE Complex operator*(const R& s, const Complex& b) { return {s * b.re, s * b.im}; }
+  friend LATTE_INLINE Complex operator*(const Complex& a, const R& s) { return {a.re * s, a.im * s}; }
+  friend LATTE_INLINE Complex operator/(const Complex& a, const R& s) { return {a.re / s, a.im / s}; }
+  friend LATTE_INLINE Complex operator/(const Complex& a, const Complex& b) {
+    const R d = b.re * b.re + b.im * b.im;
+    return {(a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d};
+  }
+};
+
+template <class R> LATTE_INLINE Complex<R> conj(const Complex<R>& z) { return {z.re, -z.im}; }
+template <class R> LATTE_INLINE R real(const Complex<R>& z) { return z.re; }
+template <class R> LATTE_INLINE R imag(const Complex<R>& z) { return z.im; }
+// |z|^2, the local contribution to norm2.
+template <class R> LATTE_INLINE R localNorm2(const Complex<R>& z) { return z.re * z.re + z.im * z.im; }
+// i*z and -i*z: sign flips and swaps, never a multiplication (these are what
+// gamma matrices reduce to).
+template <class R> LATTE_INLINE Complex<R> timesI(const Complex<R>& z) { return {-z.im, z.re}; }
+template <class R> LATTE_INLINE Complex<R> timesMinusI(const Complex<R>& z) { return {z.im, -z.re}; }
+
+using ComplexD = Complex<double>;
+using ComplexF = Complex<float>;
+
+}  // namespace latte

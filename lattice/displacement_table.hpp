@@ -1,0 +1,35 @@
+#pragma once
+// Neighbour and lane-permutation tables for one displacement d on one SIMD
+// layout. For outer site o, the value of shift(f, d) on lane l is the value
+// of f at outer site neighbour[o], lane lane_source(permutation[o], l).
+// Permutation 0 is always the identity: most outer sites do not cross a
+// virtual-node boundary and need no permute at all.
+
+#include <cstdint>
+#include <vector>
+
+#include "backends/config.hpp"
+
+namespace latte {
+
+struct DisplacementTable {
+  std::vector<std::int32_t> neighbour;     // per outer site
+  std::vector<std::uint8_t> permutation;   // per outer site, index into the lane maps
+  std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]
+  int nsimd = 1;
+
+  int permutations() const { return static_cast<int>(lane_sources.size()) / nsimd; }
+  const std::int32_t* lane_map(int p) const { return lane_sources.data() + static_cast<std::size_t>(p) * nsimd; }
+};
+
+// A kernel-side view of a table: three raw pointers, trivially copyable.
+struct DisplacementView {
+  const std::int32_t* neighbour;
+  const std::uint8_t* permutation;
+  const std::int32_t* lane_sources;
+  int nsimd;
+
+  LATTE_INLINE const std::int32_t* lane_map(int p) const { return lane_sources + p * nsimd; }
+};
+
+}  // namespace latte

@@ -1,0 +1,63 @@
+#pragma once
+// A non-owning, trivially copyable handle to a field's data: what kernels
+// capture and what expression leaves are made of. Memory image: outer site o
+// holds words_v<T> reals per lane, each as Nsimd consecutive lanes, so
+// real k of lane l lives at data[(o * words + k) * Nsimd + l]. The vector
+// path reads a whole rebind_t<T, batch> at once; the per-lane path reads with
+// stride Nsimd, which on a GPU is a coalesced access across lanes.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "backends/config.hpp"
+#include "lattice/simd_layout.hpp"
+#include "lattice/site_index.hpp"
+#include "lattice/tensor.hpp"
+
+namespace latte {
+
+template <class T, int Nsimd>
+struct FieldView {
+  static constexpr bool is_latte_expression = true;
+  using value_type = T;
+  using real_type = real_of_t<T>;
+  static constexpr int nsimd = Nsimd;
+  static constexpr int site_words = words_v<T>;
+
+  real_type* data;
+  const SiteLayout* site_layout;
+
+  const SiteLayout* layout() const { return site_layout; }
+  bool reads(const void* p) const { return data == p; }
+  bool reads_shifted(const void*) const { return false; }
+
+  template <class S>
+  LATTE_INLINE auto eval(const S& s) const { return load(s); }
+
+  template <class V, class Ops>
+  LATTE_INLINE rebind_t<T, V> load(const VectorSite<V, real_type, Ops>& s) const {
+    using Site = rebind_t<T, V>;
+    static_assert(sizeof(Site) == sizeof(real_type) * site_words * Nsimd,
+                  "vector type does not match the field's SIMD layout");
+    return reinterpret_cast<const Site*>(data)[s.outer];
+  }
+  template <class V, class Ops>
+  LATTE_INLINE void store(const VectorSite<V, real_type, Ops>& s, const rebind_t<T, V>& value) const {
+    reinterpret_cast<rebind_t<T, V>*>(data)[s.outer] = value;
+  }
+
+  LATTE_INLINE T load(const LaneSite<real_type>& s) const {
+    const real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
+    T value;
+    int k = 0;
+    for_each_leaf([&](real_type& x) { x = base[(k++) * Nsimd]; }, value);
+    return value;
+  }
+  LATTE_INLINE void store(const LaneSite<real_type>& s, const T& value) const {
+    real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
+    int k = 0;
+    for_each_leaf([&](const real_type& x) { base[(k++) * Nsimd] = x; }, value);
+  }
+};
+
+}  // namespace latte

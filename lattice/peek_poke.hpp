@@ -1,0 +1,28 @@
+#pragma once
+// Reading and writing single sites by global coordinate (host side).
+
+#include "lattice/errors.hpp"
+#include "lattice/lattice.hpp"
+
+namespace latte {
+
+template <class T, class W>
+LaneSite<real_of_t<T>> site_of(const Lattice<T, W>& field, const Coordinate& x, const char* what) {
+  if (!field.geometry().contains(x))
+    throw CoordinateOutOfRange(std::string("Latte: ") + what + " at site " + to_string(x) +
+                               " outside the lattice extents " + to_string(field.geometry().dims()));
+  const auto [outer, lane] = field.layout().split(x);
+  return {outer, lane};
+}
+
+template <class T, class W>
+T peek(const Lattice<T, W>& field, const Coordinate& x) {
+  return field.view().load(site_of(field, x, "peek"));
+}
+
+template <class T, class W>
+void poke(Lattice<T, W>& field, const Coordinate& x, const T& value) {
+  field.view().store(site_of(field, x, "poke"), value);
+}
+
+}  // namespace latte

@@ -1,0 +1,21 @@
+#pragma once
+// The width of the virtual-node layout a field uses, as a type: fields of
+// the same width and precision share one SiteLayout and one vector type.
+// Nsimd follows from the width and the precision (64 bytes: 8 doubles or
+// 16 floats), as in Grid.
+
+#include "backends/config.hpp"
+
+namespace latte {
+
+template <int Bytes>
+struct SimdWidth {
+  static constexpr int bytes = Bytes;
+  template <class Real>
+  static constexpr int lanes = Bytes == 0 ? 1 : Bytes / static_cast<int>(sizeof(Real));
+};
+
+using ScalarWidth = SimdWidth<0>;                   // Nsimd = 1: the reference layout
+using DefaultWidth = SimdWidth<LATTE_SIMD_BYTES>;  // chosen at configure time
+
+}  // namespace latte

@@ -1,0 +1,40 @@
+#pragma once
+// Where an expression is evaluated. Every node answers eval(site) for both:
+//  - VectorSite: one outer site, all lanes at once, leaves are SIMD vectors
+//    (the CPU lowering). The backend supplies the lane permute.
+//  - LaneSite: one (outer site, lane) pair, leaves are plain reals (the
+//    per-lane lowering: the simt backend on the CPU and CUDA threads).
+
+#include <cstdint>
+
+#include "backends/config.hpp"
+#include "lattice/tensor.hpp"
+
+namespace latte {
+
+template <class Vector, class Real, class VectorOps>
+struct VectorSite {
+  static constexpr bool is_vector = true;
+  using leaf_type = Vector;
+  using real_type = Real;
+  std::int64_t outer;
+
+  LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
+
+  // Lane l of the result takes lane lane_map[l] of the value.
+  template <class T>
+  LATTE_INLINE static void permute(T& value, const std::int32_t* lane_map) {
+    for_each_leaf([&](Vector& leaf) { leaf = VectorOps::permute(leaf, lane_map); }, value);
+  }
+};
+
+template <class Real>
+struct LaneSite {
+  static constexpr bool is_vector = false;
+  using leaf_type = Real;
+  using real_type = Real;
+  std::int64_t outer;
+  int lane;
+};
+
+}  // namespace latte

@@ -1,0 +1,33 @@
+#pragma once
+// Host-side visits of every site with its coordinate, for initialisation
+// and I/O (random fields, coordinate fields, point sources). Statements never
+// use this: they go through the backends.
+
+#include <cstdint>
+#include <vector>
+
+#include "backends/common/parallel.hpp"
+#include "lattice/coordinate.hpp"
+#include "lattice/simd_layout.hpp"
+
+namespace latte {
+
+// visit(outer, lane, x) for every site, in parallel over outer sites.
+template <class Visit>
+void for_each_site(const SiteLayout& layout, Visit&& visit) {
+  const int nd = layout.dimensions();
+  const int nsimd = layout.nsimd();
+  // Lane offsets reduced[d] * xl[d], once per lane.
+  std::vector<Coordinate> lane_offset(nsimd);
+  for (int l = 0; l < nsimd; ++l) lane_offset[l] = layout.join(0, l);
+  parallel_for(layout.outer_volume(), [&](std::int64_t o) {
+    const Coordinate xo = coordinate_from_index(o, layout.reduced_dims());
+    Coordinate x(nd);
+    for (int l = 0; l < nsimd; ++l) {
+      for (int mu = 0; mu < nd; ++mu) x[mu] = xo[mu] + lane_offset[l][mu];
+      visit(o, l, x);
+    }
+  });
+}
+
+}  // namespace latte

@@ -1,0 +1,190 @@
+#pragma once
+// Arithmetic on site tensors, written once for every leaf type. Loops have
+// compile-time trip counts so the compiler unrolls them completely; products
+// start from the first term instead of a zero so no leaf needs a zero value.
+
+#include "lattice/tensor.hpp"
+
+namespace latte {
+
+// ---- leaf-level functions for real leaves (Complex has its own) --------------
+template <RealLeaf R> LATTE_INLINE R conj(const R& x) { return x; }
+template <RealLeaf R> LATTE_INLINE R real(const R& x) { return x; }
+template <RealLeaf R> LATTE_INLINE R imag(const R& x) { return x - x; }
+template <RealLeaf R> LATTE_INLINE R localNorm2(const R& x) { return x * x; }
+
+// ---- elementwise sums and differences ---------------------------------------
+// transform_tensor applies f to corresponding top-level elements.
+template <class A, int N, class I, class F>
+LATTE_INLINE auto transform_tensor(const Vec<A, N, I>& a, F f) {
+  Vec<decltype(f(a.v[0])), N, I> out;
+  for (int i = 0; i < N; ++i) out.v[i] = f(a.v[i]);
+  return out;
+}
+template <class A, class B, int N, class I, class F>
+LATTE_INLINE auto transform_tensor(const Vec<A, N, I>& a, const Vec<B, N, I>& b, F f) {
+  Vec<decltype(f(a.v[0], b.v[0])), N, I> out;
+  for (int i = 0; i < N; ++i) out.v[i] = f(a.v[i], b.v[i]);
+  return out;
+}
+template <class A, int N, class I, class F>
+LATTE_INLINE auto transform_tensor(const Mat<A, N, I>& a, F f) {
+  Mat<decltype(f(a.m[0][0])), N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) out.m[i][j] = f(a.m[i][j]);
+  return out;
+}
+template <class A, class B, int N, class I, class F>
+LATTE_INLINE auto transform_tensor(const Mat<A, N, I>& a, const Mat<B, N, I>& b, F f) {
+  Mat<decltype(f(a.m[0][0], b.m[0][0])), N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) out.m[i][j] = f(a.m[i][j], b.m[i][j]);
+  return out;
+}
+
+template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
+LATTE_INLINE auto operator+(const A& a, const B& b) {
+  return transform_tensor(a, b, [](const auto& x, const auto& y) { return x + y; });
+}
+template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
+LATTE_INLINE auto operator-(const A& a, const B& b) {
+  return transform_tensor(a, b, [](const auto& x, const auto& y) { return x - y; });
+}
+template <class A> requires is_tensor_v<A>
+LATTE_INLINE auto operator-(const A& a) {
+  return transform_tensor(a, [](const auto& x) { return -x; });
+}
+
+// ---- scaling by a non-tensor (real or complex leaf) -------------------------------
+template <class S, class T> concept ScalesTensor = (RealLeaf<S> || is_complex_v<S>) && is_tensor_v<T>;
+
+template <class S, class T> requires ScalesTensor<S, T>
+LATTE_INLINE auto operator*(const S& s, const T& t) {
+  return transform_tensor(t, [&](const auto& x) { return s * x; });
+}
+template <class S, class T> requires ScalesTensor<S, T>
+LATTE_INLINE auto operator*(const T& t, const S& s) {
+  return transform_tensor(t, [&](const auto& x) { return x * s; });
+}
+template <class S, class T> requires ScalesTensor<S, T>
+LATTE_INLINE auto operator/(const T& t, const S& s) {
+  return transform_tensor(t, [&](const auto& x) { return x / s; });
+}
+
+// ---- products ------------------------------------------------------------
+// Matrix times vector: contract when the index kinds match (U * colour
+// vector), otherwise map the matrix over the vector's elements (U * spinor
+// acts on the colour index of every spin component).
+template <class A, class B, int N, int M, class I, class J>
+LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
+  if constexpr (std::is_same_v<I, J>) {
+    static_assert(N == M, "matrix-vector product over one index needs equal sizes");
+    using E = decltype(a.m[0][0] * b.v[0]);
+    Vec<E, N, I> out;
+    for (int i = 0; i < N; ++i) {
+      E acc = a.m[i][0] * b.v[0];
+      for (int k = 1; k < N; ++k) acc = acc + a.m[i][k] * b.v[k];
+      out.v[i] = acc;
+    }
+    return out;
+  } else {
+    return transform_tensor(b, [&](const auto& x) { return a * x; });
+  }
+}
+
+template <class A, class B, int N, class I>
+LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
+  using E = decltype(a.m[0][0] * b.m[0][0]);
+  Mat<E, N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      E acc = a.m[i][0] * b.m[0][j];
+      for (int k = 1; k < N; ++k) acc = acc + a.m[i][k] * b.m[k][j];
+      out.m[i][j] = acc;
+    }
+  return out;
+}
+
+// ---- conjugation, transposition, trace ----------------------------------------
+template <class A, int N, class I>
+LATTE_INLINE auto conj(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return conj(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto conj(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return conj(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto real(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return real(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto real(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return real(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto imag(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return imag(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto imag(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return imag(x); }); }
+
+template <class A, int N, class I>
+LATTE_INLINE Mat<A, N, I> transpose(const Mat<A, N, I>& a) {
+  Mat<A, N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) out.m[i][j] = a.m[j][i];
+  return out;
+}
+// Hermitian conjugate. Elements are conjugated recursively, so adj of a
+// nested tensor is the adjoint of the outer index with conjugated contents.
+template <class A, int N, class I>
+LATTE_INLINE Mat<A, N, I> adj(const Mat<A, N, I>& a) {
+  Mat<A, N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) out.m[i][j] = conj(a.m[j][i]);
+  return out;
+}
+template <class R> LATTE_INLINE Complex<R> adj(const Complex<R>& z) { return conj(z); }
+template <RealLeaf R> LATTE_INLINE R adj(const R& x) { return x; }
+
+template <class A, int N, class I>
+LATTE_INLINE A trace(const Mat<A, N, I>& a) {
+  A acc = a.m[0][0];
+  for (int i = 1; i < N; ++i) acc = acc + a.m[i][i];
+  return acc;
+}
+
+// ---- local inner products (summed over the lattice by the reductions) ----------------
+// localInnerProduct(a, b) = sum over all components of conj(a) * b.
+template <RealLeaf R> LATTE_INLINE R localInnerProduct(const R& a, const R& b) { return a * b; }
+template <class R> LATTE_INLINE Complex<R> localInnerProduct(const Complex<R>& a, const Complex<R>& b) {
+  return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
+}
+template <class A, int N, class I>
+LATTE_INLINE auto localInnerProduct(const Vec<A, N, I>& a, const Vec<A, N, I>& b) {
+  auto acc = localInnerProduct(a.v[0], b.v[0]);
+  for (int i = 1; i < N; ++i) acc = acc + localInnerProduct(a.v[i], b.v[i]);
+  return acc;
+}
+template <class A, int N, class I>
+LATTE_INLINE auto localInnerProduct(const Mat<A, N, I>& a, const Mat<A, N, I>& b) {
+  auto acc = localInnerProduct(a.m[0][0], b.m[0][0]);
+  for (int i = 0; i < N; ++i)
+    for (int j = (i == 0 ? 1 : 0); j < N; ++j) acc = acc + localInnerProduct(a.m[i][j], b.m[i][j]);
+  return acc;
+}
+template <class A, int N, class I>
+LATTE_INLINE auto localNorm2(const Vec<A, N, I>& a) {
+  auto acc = localNorm2(a.v[0]);
+  for (int i = 1; i < N; ++i) acc = acc + localNorm2(a.v[i]);
+  return acc;
+}
+template <class A, int N, class I>
+LATTE_INLINE auto localNorm2(const Mat<A, N, I>& a) {
+  auto acc = localNorm2(a.m[0][0]);
+  for (int i = 0; i < N; ++i)
+    for (int j = (i == 0 ? 1 : 0); j < N; ++j) acc = acc + localNorm2(a.m[i][j]);
+  return acc;
+}
+
+// Multiplication by +-i, recursively: the building block of gamma matrices.
+template <RealLeaf R> LATTE_INLINE Complex<R> timesI(const R& x) { return {x - x, x}; }
+template <class A, int N, class I>
+LATTE_INLINE auto timesI(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return timesI(x); }); }
+template <class A, int N, class I>
+LATTE_INLINE auto timesMinusI(const Vec<A, N, I>& a) {
+  return transform_tensor(a, [](const auto& x) { return timesMinusI(x); });
+}
+
+}  // namespace latte
