@@ -90,41 +90,56 @@ class SiteLayout {
   }
 
  private:
+  // With x = xo + reduced * xl, x + d = yo + reduced * (xl + q) where
+  // yo = (xo + d) mod reduced and q = floor((xo + d) / reduced). So every
+  // lane's neighbour sits at outer site yo (sub-lattices are translates of
+  // each other: a shift is one vector load plus at most one permute) and
+  // lane xl reads lane (xl + q) mod simd_layout. The permutation depends only
+  // on q mod simd_layout, a mixed-radix number below nsimd.
   std::unique_ptr<DisplacementTable> build_table(const Coordinate& d) const {
+    const int nd = dimensions();
     auto table = std::make_unique<DisplacementTable>();
     table->nsimd = nsimd_;
     table->neighbour.resize(outer_volume_);
     table->permutation.resize(outer_volume_);
-    for (int l = 0; l < nsimd_; ++l) table->lane_sources.push_back(l);  // permutation 0: identity
+    std::vector<int> permutation_of_shift(nsimd_, -1);
+    permutation_of_shift[0] = 0;
+    append_lane_map(*table, Coordinate(nd, 0));  // permutation 0: the identity
 
-    std::vector<std::int32_t> map(nsimd_);
+    Coordinate xo(nd, 0), lane_shift(nd);
     for (std::int64_t o = 0; o < outer_volume_; ++o) {
-      std::int64_t neighbour = -1;
-      for (int l = 0; l < nsimd_; ++l) {
-        Coordinate y = join(o, l);
-        for (std::size_t mu = 0; mu < y.size(); ++mu) y[mu] = ((y[mu] + d[mu]) % dims_[mu] + dims_[mu]) % dims_[mu];
-        auto [n, source_lane] = split(y);
-        // Sub-lattices are translates of each other, so every lane's
-        // neighbour lives at the same outer site: this is what makes a
-        // shift a plain vector load plus at most one permute.
-        if (l == 0) neighbour = n;
-        else if (n != neighbour) throw std::logic_error("Latte: inconsistent virtual-node neighbour table");
-        map[l] = source_lane;
+      std::int64_t neighbour = 0, stride = 1;
+      int shift_key = 0, radix = 1;
+      for (int mu = 0; mu < nd; ++mu) {
+        const int y = xo[mu] + d[mu];
+        const int q = floor_divide(y, reduced_[mu]);
+        neighbour += static_cast<std::int64_t>(y - q * reduced_[mu]) * stride;
+        stride *= reduced_[mu];
+        lane_shift[mu] = ((q % simd_[mu]) + simd_[mu]) % simd_[mu];
+        shift_key += lane_shift[mu] * radix;
+        radix *= simd_[mu];
       }
+      int& p = permutation_of_shift[shift_key];
+      if (p < 0) p = append_lane_map(*table, lane_shift);
       table->neighbour[o] = static_cast<std::int32_t>(neighbour);
-      table->permutation[o] = static_cast<std::uint8_t>(find_or_add(*table, map));
+      table->permutation[o] = static_cast<std::uint8_t>(p);
+      for (int mu = 0; mu < nd && ++xo[mu] == reduced_[mu]; ++mu) xo[mu] = 0;  // next outer site
     }
     return table;
   }
 
-  int find_or_add(DisplacementTable& table, const std::vector<std::int32_t>& map) const {
-    const int count = table.permutations();
-    for (int p = 0; p < count; ++p)
-      if (std::equal(map.begin(), map.end(), table.lane_map(p))) return p;
-    if (count == 255) throw std::logic_error("Latte: too many distinct lane permutations for one displacement");
-    table.lane_sources.insert(table.lane_sources.end(), map.begin(), map.end());
-    return count;
+  // Add the lane map "lane xl reads lane (xl + lane_shift) mod simd_layout".
+  int append_lane_map(DisplacementTable& table, const Coordinate& lane_shift) const {
+    const int p = table.permutations();
+    for (int l = 0; l < nsimd_; ++l) {
+      Coordinate xl = coordinate_from_index(l, simd_);
+      for (std::size_t mu = 0; mu < xl.size(); ++mu) xl[mu] = (xl[mu] + lane_shift[mu]) % simd_[mu];
+      table.lane_sources.push_back(static_cast<std::int32_t>(index_from_coordinate(xl, simd_)));
+    }
+    return p;
   }
+
+  static int floor_divide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
   Coordinate dims_, simd_, reduced_;
   int nsimd_ = 1;

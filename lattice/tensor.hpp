@@ -83,8 +83,8 @@ template <class T> inline constexpr int words_v = words<T>::value;
 // the same shape, in memory order. Used for lane permutes, selects, loads and
 // conversions, so that none of them repeats the tensor recursion.
 template <class F, class T, class... Ts>
-LATTE_INLINE void for_each_leaf(F&& f, T& t, Ts&... ts) {
-  using U = std::remove_const_t<T>;
+LATTE_INLINE void for_each_leaf(F&& f, T&& t, Ts&&... ts) {
+  using U = std::remove_cvref_t<T>;
   if constexpr (is_complex_v<U>) {
     f(t.re, ts.re...);
     f(t.im, ts.im...);
