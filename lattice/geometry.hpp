@@ -89,8 +89,6 @@ class Geometry {
     return simd;
   }
 
-  bool operator==(const Geometry& other) const { return impl_ == other.impl_ || dims() == other.dims(); }
-
  private:
   struct Impl {
     Impl(Coordinate dims, std::optional<Coordinate> simd) : global_dims(std::move(dims)), requested_simd(std::move(simd)) {

@@ -99,9 +99,12 @@ class ParallelRng {
   void uniform(Lattice<T, W>& field, double low = 0.0, double high = 1.0) {
     fill(field, [=](SiteRandomStream& random) {
       T value;
-      for_each_leaf(
-          [&](auto& x) { x = static_cast<std::remove_reference_t<decltype(x)>>(low + (high - low) * random.uniform()); },
-          value);
+      for_each_leaf([&](auto& x) {
+        using Real = std::remove_reference_t<decltype(x)>;
+        x = static_cast<Real>(low + (high - low) * random.uniform());
+        // Rounding to a narrower type can reach high itself; stay in [low, high).
+        if (x >= static_cast<Real>(high)) x = std::nextafter(static_cast<Real>(high), static_cast<Real>(low));
+      }, value);
       return value;
     });
   }

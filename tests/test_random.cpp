@@ -258,4 +258,14 @@ TEST(RandomStatistics, UniformCoversItsIntervalEvenly) {
   check_uniform<float>(10.0, 12.0);
 }
 
+// Seed 4359 once produced a float exactly equal to high = 1 at site [0 5 4 6]:
+// a double just below 1 rounds up to 1.0f.
+TEST(RandomRegression, SinglePrecisionUniformStaysBelowHigh) {
+  Geometry geometry({8, 8, 8, 8});
+  Lattice<float> field(geometry);
+  ParallelRng(4359).uniform(field);
+  EXPECT_LT(maxval(field), 1.0);
+  EXPECT_GE(minval(field), 0.0);
+}
+
 }  // namespace
