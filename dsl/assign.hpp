@@ -9,6 +9,7 @@
 // values it has already overwritten; it is evaluated into fresh storage that
 // then replaces the destination's, so the result is what the maths says.
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "backends/backend.hpp"
@@ -16,21 +17,29 @@
 
 namespace latte {
 
+// The node of a statement's right-hand side, after checking that it can be
+// assigned to dst: same lattice, same precision and SIMD width.
+template <class T, class W, class E>
+auto statement_node(const Lattice<T, W>& dst, const E& expression) {
+  const auto node = as_node(expression);
+  using Node = std::remove_cvref_t<decltype(node)>;
+  static_assert(Node::nsimd == 0 || Node::nsimd == Lattice<T, W>::nsimd,
+                "Latte: the expression's SIMD width or precision differs from the destination field's");
+  static_assert(std::is_void_v<typename Node::real_type> ||
+                    std::is_same_v<typename Node::real_type, typename Lattice<T, W>::real_type>,
+                "Latte: the expression's precision differs from the destination field's");
+  if (const SiteLayout* layout = node.layout(); layout && !layout->same_as(dst.layout()))
+    throw GeometryMismatch("Latte: cannot assign an expression on " + layout->describe() + " to a field on " +
+                           dst.layout().describe());
+  return node;
+}
+
 template <class Backend = backend::Default, class T, class W, class E, class Op>
 void assign(Lattice<T, W>& dst, const E& expression, Op op) {
   if constexpr (std::is_same_v<E, ZeroTag>) {
     assign<Backend>(dst, Constant<T>{zero_value<T>()}, op);
   } else {
-    const auto node = as_node(expression);
-    using Node = std::remove_cvref_t<decltype(node)>;
-    static_assert(Node::nsimd == 0 || Node::nsimd == Lattice<T, W>::nsimd,
-                  "Latte: the expression's SIMD width or precision differs from the destination field's");
-    static_assert(std::is_void_v<typename Node::real_type> ||
-                      std::is_same_v<typename Node::real_type, typename Lattice<T, W>::real_type>,
-                  "Latte: the expression's precision differs from the destination field's");
-    if (const SiteLayout* layout = node.layout(); layout && !layout->same_as(dst.layout()))
-      throw GeometryMismatch("Latte: cannot assign an expression on " + layout->describe() + " to a field on " +
-                             dst.layout().describe());
+    const auto node = statement_node(dst, expression);
     if (node.reads_shifted(dst.data())) {
       Lattice<T, W> result(dst);
       Backend::assign(result.view(), node, op);
@@ -39,6 +48,28 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
     }
     Backend::assign(dst.view(), node, op);
   }
+}
+
+// dst op= expression, and in the same pass the sum over sites of
+// `reduction`, an expression that may read the freshly written dst at the
+// same site (never at a neighbour). The CG's r -= alpha * Ap with |r|^2 is
+//   double rr = assign_and_sum(r, alpha * Ap, localNorm2(r), AssignSubtract{});
+// and reads r and Ap once, writes r once.
+template <class Backend = backend::Default, class T, class W, class E, class R, class Op = AssignSet>
+auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction, Op op = {}) {
+  const auto node = statement_node(dst, expression);
+  const auto reduce_node = as_node(reduction);
+  if (const SiteLayout* layout = reduce_node.layout(); !layout || !layout->same_as(dst.layout()))
+    throw GeometryMismatch("Latte: the reduction of a fused statement must be over the destination's lattice " +
+                           dst.layout().describe());
+  if (reduce_node.reads_shifted(dst.data()))
+    throw std::invalid_argument("Latte: a fused statement's reduction reads the destination at a neighbour, "
+                                "which is being overwritten; reduce in a separate statement");
+  if (node.reads_shifted(dst.data())) {
+    assign<Backend>(dst, node, op);
+    return Backend::template reduce<SumCombine>(reduce_node);
+  }
+  return Backend::template assign_reduce<SumCombine>(dst.view(), node, op, reduce_node);
 }
 
 }  // namespace latte

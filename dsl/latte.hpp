@@ -9,6 +9,7 @@
 #include "dsl/operators.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/shift.hpp"
+#include "dsl/spin.hpp"
 #include "lattice/coordinate_field.hpp"
 #include "lattice/geometry.hpp"
 #include "lattice/lattice.hpp"

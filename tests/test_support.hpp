@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dsl/latte.hpp"
+#include "lattice/gamma.hpp"
 
 namespace latte::testing {
 

@@ -43,4 +43,21 @@ LATTE_INLINE auto reduce_block(const E& e, std::int64_t block, std::int64_t oute
   return acc;
 }
 
+// Assign one block of outer sites and reduce r over it, each lane reading
+// back the value it has just written.
+template <class Combine, class T, int N, class E, class Op, class R>
+LATTE_INLINE auto assign_reduce_block(const FieldView<T, N>& dst, const E& e, Op op, const R& r, std::int64_t block,
+                                      std::int64_t outer_volume) {
+  const std::int64_t begin = block * reduction_block_sites;
+  const std::int64_t end = begin + reduction_block_sites < outer_volume ? begin + reduction_block_sites : outer_volume;
+  assign(dst, e, op, begin, 0);
+  auto acc = value_in_double(r, begin, 0);
+  for (std::int64_t o = begin; o < end; ++o)
+    for (int l = (o == begin ? 1 : 0); l < N; ++l) {
+      assign(dst, e, op, o, l);
+      acc = combine<Combine>(acc, value_in_double(r, o, l));
+    }
+  return acc;
+}
+
 }  // namespace latte::lane

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "backends/config.hpp"
 #include "lattice/tensor.hpp"
@@ -39,6 +40,14 @@ struct MinCombine {
 template <class Combine, class T>
 LATTE_INLINE T combine(const T& a, const T& b) {
   return transform_leaves<T>([](const auto& x, const auto& y) { return Combine::leaf(x, y); }, a, b);
+}
+
+// Combine block results in block order.
+template <class Combine, class Result>
+Result combine_blocks(const std::vector<Result>& partial) {
+  Result total = partial[0];
+  for (std::size_t b = 1; b < partial.size(); ++b) total = combine<Combine>(total, partial[b]);
+  return total;
 }
 
 }  // namespace latte

@@ -32,6 +32,31 @@ struct Cpu {
     });
   }
 
+  // dst op= e, and the reduction of r (which may read dst at the same site)
+  // over the sites just written, block by block as in reduce.
+  template <class Combine, class T, int N, class E, class Op, class R>
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r) {
+    using S = Site<real_of_t<T>, N>;
+    using Value = rebind_t<T, typename S::leaf_type>;
+    using VectorValue = decltype(r.eval(S{0}));
+    using Result = rebind_t<VectorValue, double>;
+    const std::int64_t outer = dst.site_layout->outer_volume();
+    std::vector<Result> partial(reduction_blocks(outer));
+    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) {
+      const std::int64_t begin = b * reduction_block_sites;
+      const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
+      VectorValue acc;
+      for (std::int64_t o = begin; o < end; ++o) {
+        const S s{o};
+        if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
+        else dst.store(s, Op::apply(Value{}, e.eval(s)));
+        acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
+      }
+      partial[b] = transform_leaves<Result>([](const auto& x) { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
+    });
+    return combine_blocks<Combine>(partial);
+  }
+
   template <class Combine, class E>
   static auto reduce(const E& e) {
     using S = Site<typename E::real_type, E::nsimd>;
@@ -46,9 +71,7 @@ struct Cpu {
       for (std::int64_t o = begin + 1; o < end; ++o) acc = combine<Combine>(acc, e.eval(S{o}));
       partial[b] = transform_leaves<Result>([](const auto& x) { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
     });
-    Result total = partial[0];
-    for (std::size_t b = 1; b < partial.size(); ++b) total = combine<Combine>(total, partial[b]);
-    return total;
+    return combine_blocks<Combine>(partial);
   }
 };
 

@@ -30,9 +30,17 @@ struct Simt {
     std::vector<Result> partial(reduction_blocks(outer));
     parallel_for(static_cast<std::int64_t>(partial.size()),
                  [&](std::int64_t b) { partial[b] = lane::reduce_block<Combine>(e, b, outer); });
-    Result total = partial[0];
-    for (std::size_t b = 1; b < partial.size(); ++b) total = combine<Combine>(total, partial[b]);
-    return total;
+    return combine_blocks<Combine>(partial);
+  }
+
+  template <class Combine, class T, int N, class E, class Op, class R>
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r) {
+    const std::int64_t outer = dst.site_layout->outer_volume();
+    using Result = decltype(lane::reduce_block<Combine>(r, 0, outer));
+    std::vector<Result> partial(reduction_blocks(outer));
+    parallel_for(static_cast<std::int64_t>(partial.size()),
+                 [&](std::int64_t b) { partial[b] = lane::assign_reduce_block<Combine>(dst, e, op, r, b, outer); });
+    return combine_blocks<Combine>(partial);
   }
 };
 

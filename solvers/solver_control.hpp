@@ -1,0 +1,37 @@
+#pragma once
+// What a Krylov solver is asked for, what it reports, and how it fails.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace latte {
+
+struct SolverControl {
+  double tolerance = 1e-8;     // on the relative residual |b - A x| / |b|
+  int max_iterations = 10000;
+  bool keep_history = true;    // record |r| / |b| at every iteration
+};
+
+struct SolverReport {
+  int iterations = 0;
+  double residual = 0;         // the solver's iterated relative residual at exit
+  double true_residual = 0;    // recomputed |b - A x| / |b| of the system solved
+  std::vector<double> residual_history;
+  double seconds = 0;
+  double flops = 0;            // operator and linear-algebra flops, counted by model
+};
+
+// A solver that cannot deliver: it diverged, broke down, met NaN or ran out
+// of iterations. The solution field keeps the last iterate, and the report
+// travels with the exception.
+class SolverError : public std::runtime_error {
+ public:
+  SolverError(const std::string& what, SolverReport report) : std::runtime_error(what), report_(std::move(report)) {}
+  const SolverReport& report() const { return report_; }
+
+ private:
+  SolverReport report_;
+};
+
+}  // namespace latte
