@@ -1,0 +1,130 @@
+#pragma once
+// The measuring discipline shared by every benchmark binary, so that their
+// JSON lines mean the same thing:
+//
+// - Every figure, kernel and STREAM alike, is the BEST of its repetitions.
+//   On a shared machine noise only ever slows a run down, so the best is the
+//   least noisy estimate, and taking it on both sides keeps ratios fair.
+// - STREAM runs in the same process: a full probe before and after the
+//   kernels and, by default, one copy+triad pass before every timed kernel
+//   call. A kernel's fraction_of_stream is then taken against the best triad
+//   pass interleaved with its own calls, i.e. the bandwidth the machine gave
+//   within the same few hundred milliseconds. (This VM's bandwidth swings
+//   between ~30 and ~80 GB/s from second to second as other processes
+//   take a core away.) The interleaved pass also evicts the kernel's fields
+//   from cache, so a lattice that nearly fits in the host's large last-level
+//   cache is not flattered by back-to-back calls.
+// - Each line says how much CPU other processes took meanwhile; lines with
+//   "other_processes_cpu_fraction" above ~0.1 measured a contended machine.
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "backends/common/parallel.hpp"
+#include "bench/json_line.hpp"
+#include "bench/machine_load.hpp"
+#include "bench/stream_probe.hpp"
+
+namespace latte::bench {
+
+struct SessionOptions {
+  int repetitions = 20;     // timed kernel calls (best is reported)
+  int warmup = 2;           // untimed calls first: page faults, thread start
+  bool interleave = true;   // a STREAM pass before each timed call
+  double quiet_wait = 0;    // seconds to wait for other processes to leave the CPUs
+  StreamOptions stream;
+};
+
+struct Timing {
+  double seconds = 0;                    // best kernel call
+  double stream_triad_gbytes_per_s = 0;  // best interleaved triad pass (0: none)
+  MachineLoad load;                      // other processes' share meanwhile
+};
+
+class Session {
+ public:
+  explicit Session(const SessionOptions& options) : options_(options), probe_(options.stream) {
+    if (options.quiet_wait > 0 && !wait_for_quiet(options.quiet_wait))
+      std::cerr << "latte bench: other processes kept the CPUs busy; measuring anyway\n";
+    start_ = read_cpu_times();
+    before_ = probe_.measure();
+  }
+
+  template <class Kernel>
+  Timing time(Kernel&& kernel) {
+    for (int i = 0; i < options_.warmup; ++i) kernel();
+    const CpuTimes start = read_cpu_times();
+    Timing timing;
+    timing.seconds = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < options_.repetitions; ++i) {
+      if (options_.interleave)
+        timing.stream_triad_gbytes_per_s =
+            std::max(timing.stream_triad_gbytes_per_s, probe_.measure(1).triad_gbytes_per_s);
+      const auto t0 = std::chrono::steady_clock::now();
+      kernel();
+      timing.seconds =
+          std::min(timing.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    timing.load = load_between(start, read_cpu_times());
+    return timing;
+  }
+
+  // Fills the timing into a result and keeps it for finish().
+  void record(Result result, const Timing& timing) {
+    result.seconds = timing.seconds;
+    result.stream_triad_gbytes_per_s = timing.stream_triad_gbytes_per_s;
+    result.extra["other_processes_cpu_fraction"] = timing.load.other_processes;
+    result.extra["steal_cpu_fraction"] = timing.load.steal;
+    results_.push_back(std::move(result));
+  }
+
+  // Runs the closing STREAM probe and prints a "stream_triad" line for the
+  // whole run, then every recorded line. Lines timed without interleaving
+  // are judged against the best triad of the whole run.
+  void finish(std::ostream& out = std::cout) {
+    const StreamResult after = probe_.measure();
+    const StreamResult best = probe_.best();
+    const MachineLoad load = load_between(start_, read_cpu_times());
+
+    Result triad;
+    triad.bench = "stream_triad";
+    triad.backend = "plain-omp";
+    triad.precision = "double";
+    triad.lattice = {static_cast<int>(best.elements)};
+    triad.seconds = best.triad_seconds;
+    triad.flops = 2.0 * static_cast<double>(best.elements);
+    triad.bytes = 24.0 * static_cast<double>(best.elements);
+    triad.stream_triad_gbytes_per_s = best.triad_gbytes_per_s;
+    triad.extra["bytes_per_site_model"] = 24;
+    triad.extra["repetitions"] = best.repetitions;
+    triad.extra["other_processes_cpu_fraction"] = load.other_processes;
+    triad.extra["steal_cpu_fraction"] = load.steal;
+    results_.insert(results_.begin(), std::move(triad));
+
+    for (Result& r : results_) {
+      if (r.stream_triad_gbytes_per_s <= 0) r.stream_triad_gbytes_per_s = best.triad_gbytes_per_s;
+      r.extra["threads"] = host_threads();
+      if (!r.extra.contains("repetitions")) r.extra["repetitions"] = options_.repetitions;
+      r.extra["timing"] = "best";
+      r.extra["stream_interleaved"] = options_.interleave;
+      r.extra["stream_copy_gbytes_per_s"] = best.copy_gbytes_per_s;
+      r.extra["stream_triad_run_best_gbytes_per_s"] = best.triad_gbytes_per_s;
+      r.extra["stream_triad_before_after_gbytes_per_s"] = {before_.triad_gbytes_per_s, after.triad_gbytes_per_s};
+      print_json_line(r, out);
+    }
+    results_.clear();
+  }
+
+ private:
+  SessionOptions options_;
+  StreamProbe probe_;
+  CpuTimes start_;
+  StreamResult before_;
+  std::vector<Result> results_;
+};
+
+}  // namespace latte::bench
