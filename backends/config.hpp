@@ -33,3 +33,11 @@
 #define LATTE_SIMD_BYTES 0
 #endif
 #endif
+
+// The same insistence for lambdas inside tensor operations (placed after the
+// parameter list: [](auto x) LATTE_LAMBDA { ... }).
+#if defined(__CUDACC__)
+#define LATTE_LAMBDA
+#else
+#define LATTE_LAMBDA __attribute__((always_inline))
+#endif

@@ -35,7 +35,7 @@ LATTE_INLINE rebind_t<T, Leaf> convert_leaves(const T& x) {
   if constexpr (std::is_same_v<rebind_t<T, Leaf>, T>) {
     return x;
   } else {
-    return transform_leaves<rebind_t<T, Leaf>>([](const auto& v) { return Leaf(v); }, x);
+    return transform_leaves<rebind_t<T, Leaf>>([](const auto& v) LATTE_LAMBDA { return Leaf(v); }, x);
   }
 }
 
@@ -103,7 +103,7 @@ template <class... E> constexpr int common_nsimd() {
 template <class... E>
 const SiteLayout* common_layout(const E&... operands) {
   const SiteLayout* common = nullptr;
-  auto merge = [&](const SiteLayout* l) {
+  auto merge = [&](const SiteLayout* l) LATTE_LAMBDA {
     if (!l) return;
     if (!common) common = l;
     else if (common != l && !common->same_as(*l))

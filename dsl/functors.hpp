@@ -18,6 +18,10 @@ struct Times { template <class A, class B> LATTE_INLINE auto operator()(const A&
 struct Divide { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a / b; } };
 struct Negate { template <class A> LATTE_INLINE auto operator()(const A& a) const { return -a; } };
 
+// adj(a) * b without forming adj(a): the left operand is read transposed.
+struct AdjTimes {
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return adj_times(a, b); }
+};
 struct Conj { template <class A> LATTE_INLINE auto operator()(const A& a) const { return conj(a); } };
 struct Adj { template <class A> LATTE_INLINE auto operator()(const A& a) const { return adj(a); } };
 struct Transpose { template <class A> LATTE_INLINE auto operator()(const A& a) const { return transpose(a); } };
@@ -65,7 +69,7 @@ struct Select {
   LATTE_INLINE A operator()(const M& m, const A& a, const B& b) const {
     static_assert(std::is_same_v<A, B>, "Latte: where(mask, a, b) needs a and b of the same site type");
     const auto mask = as_mask(m);
-    return transform_leaves<A>([&](const auto& x, const auto& y) { return select_leaf(mask, x, y); }, a, b);
+    return transform_leaves<A>([&](const auto& x, const auto& y) LATTE_LAMBDA { return select_leaf(mask, x, y); }, a, b);
   }
 };
 

@@ -10,6 +10,9 @@
 
 namespace latte {
 
+template <class T> inline constexpr bool is_adjoint_node = false;
+template <class X> inline constexpr bool is_adjoint_node<Map<functors::Adj, X>> = true;
+
 template <class A, class B> concept LatticeOperands =
     Operand<std::remove_cvref_t<A>> && Operand<std::remove_cvref_t<B>> &&
     (FieldOperand<std::remove_cvref_t<A>> || FieldOperand<std::remove_cvref_t<B>>);
@@ -19,7 +22,15 @@ auto operator+(A&& a, B&& b) { return map<functors::Plus>(std::forward<A>(a), st
 template <class A, class B> requires LatticeOperands<A, B>
 auto operator-(A&& a, B&& b) { return map<functors::Minus>(std::forward<A>(a), std::forward<B>(b)); }
 template <class A, class B> requires LatticeOperands<A, B>
-auto operator*(A&& a, B&& b) { return map<functors::Times>(std::forward<A>(a), std::forward<B>(b)); }
+auto operator*(A&& a, B&& b) {
+  using Left = std::remove_cvref_t<A>;
+  if constexpr (is_adjoint_node<Left>) {
+    // adj(x) * b is evaluated as one product that reads x transposed.
+    return map<functors::AdjTimes>(slot<0>(a.operands), std::forward<B>(b));
+  } else {
+    return map<functors::Times>(std::forward<A>(a), std::forward<B>(b));
+  }
+}
 template <class A, class B> requires LatticeOperands<A, B>
 auto operator/(A&& a, B&& b) { return map<functors::Divide>(std::forward<A>(a), std::forward<B>(b)); }
 template <class A> requires FieldOperand<std::remove_cvref_t<A>>

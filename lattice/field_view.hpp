@@ -32,10 +32,13 @@ struct FieldView {
   bool reads_shifted(const void*) const { return false; }
 
   template <class S>
-  LATTE_INLINE auto eval(const S& s) const { return load(s); }
+  LATTE_INLINE decltype(auto) eval(const S& s) const { return load(s); }
 
+  // A reference, not a copy: operators then read the leaves they need
+  // straight from memory, and a large site (a 1.5 KB spinor) is never
+  // staged through the stack.
   template <class V, class Ops>
-  LATTE_INLINE rebind_t<T, V> load(const VectorSite<V, real_type, Ops>& s) const {
+  LATTE_INLINE const rebind_t<T, V>& load(const VectorSite<V, real_type, Ops>& s) const {
     using Site = rebind_t<T, V>;
     static_assert(sizeof(Site) == sizeof(real_type) * site_words * Nsimd,
                   "vector type does not match the field's SIMD layout");
@@ -50,13 +53,13 @@ struct FieldView {
     const real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
     T value;
     int k = 0;
-    for_each_leaf([&](real_type& x) { x = base[(k++) * Nsimd]; }, value);
+    for_each_leaf([&](real_type& x) LATTE_LAMBDA { x = base[(k++) * Nsimd]; }, value);
     return value;
   }
   LATTE_INLINE void store(const LaneSite<real_type>& s, const T& value) const {
     real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
     int k = 0;
-    for_each_leaf([&](const real_type& x) { base[(k++) * Nsimd] = x; }, value);
+    for_each_leaf([&](const real_type& x) LATTE_LAMBDA { base[(k++) * Nsimd] = x; }, value);
   }
 };
 

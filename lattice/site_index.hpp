@@ -24,7 +24,7 @@ struct VectorSite {
   // Lane l of the result takes lane lane_map[l] of the value.
   template <class T>
   LATTE_INLINE static void permute(T& value, const std::int32_t* lane_map) {
-    for_each_leaf([&](Vector& leaf) { leaf = VectorOps::permute(leaf, lane_map); }, value);
+    for_each_leaf([&](Vector& leaf) LATTE_LAMBDA { leaf = VectorOps::permute(leaf, lane_map); }, value);
   }
 };
 

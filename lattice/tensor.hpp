@@ -102,7 +102,7 @@ LATTE_INLINE void for_each_leaf(F&& f, T&& t, Ts&&... ts) {
 template <class Out, class F, class T, class... Ts>
 LATTE_INLINE Out transform_leaves(F&& f, const T& t, const Ts&... ts) {
   Out out;
-  for_each_leaf([&](auto& o, const auto&... in) { o = f(in...); }, out, t, ts...);
+  for_each_leaf([&](auto& o, const auto&... in) LATTE_LAMBDA { o = f(in...); }, out, t, ts...);
   return out;
 }
 

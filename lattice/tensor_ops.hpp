@@ -44,15 +44,15 @@ LATTE_INLINE auto transform_tensor(const Mat<A, N, I>& a, const Mat<B, N, I>& b,
 
 template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
 LATTE_INLINE auto operator+(const A& a, const B& b) {
-  return transform_tensor(a, b, [](const auto& x, const auto& y) { return x + y; });
+  return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x + y; });
 }
 template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
 LATTE_INLINE auto operator-(const A& a, const B& b) {
-  return transform_tensor(a, b, [](const auto& x, const auto& y) { return x - y; });
+  return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x - y; });
 }
 template <class A> requires is_tensor_v<A>
 LATTE_INLINE auto operator-(const A& a) {
-  return transform_tensor(a, [](const auto& x) { return -x; });
+  return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return -x; });
 }
 
 // ---- scaling by a non-tensor (real or complex leaf) -------------------------------
@@ -60,15 +60,15 @@ template <class S, class T> concept ScalesTensor = (RealLeaf<S> || is_complex_v<
 
 template <class S, class T> requires ScalesTensor<S, T>
 LATTE_INLINE auto operator*(const S& s, const T& t) {
-  return transform_tensor(t, [&](const auto& x) { return s * x; });
+  return transform_tensor(t, [&](const auto& x) LATTE_LAMBDA { return s * x; });
 }
 template <class S, class T> requires ScalesTensor<S, T>
 LATTE_INLINE auto operator*(const T& t, const S& s) {
-  return transform_tensor(t, [&](const auto& x) { return x * s; });
+  return transform_tensor(t, [&](const auto& x) LATTE_LAMBDA { return x * s; });
 }
 template <class S, class T> requires ScalesTensor<S, T>
 LATTE_INLINE auto operator/(const T& t, const S& s) {
-  return transform_tensor(t, [&](const auto& x) { return x / s; });
+  return transform_tensor(t, [&](const auto& x) LATTE_LAMBDA { return x / s; });
 }
 
 // ---- products ------------------------------------------------------------
@@ -88,7 +88,7 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
     }
     return out;
   } else {
-    return transform_tensor(b, [&](const auto& x) { return a * x; });
+    return transform_tensor(b, [&](const auto& x) LATTE_LAMBDA { return a * x; });
   }
 }
 
@@ -105,19 +105,49 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
   return out;
 }
 
+// adj(a) * b, reading a transposed and conjugated in place: the backward
+// hopping term U^+(x - mu) h needs no copy of U^+.
+template <class A, class B, int N, int M, class I, class J>
+LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
+  if constexpr (std::is_same_v<I, J>) {
+    using E = decltype(conj(a.m[0][0]) * b.v[0]);
+    Vec<E, N, I> out;
+    for (int i = 0; i < N; ++i) {
+      E acc = conj(a.m[0][i]) * b.v[0];
+      for (int k = 1; k < N; ++k) acc = acc + conj(a.m[k][i]) * b.v[k];
+      out.v[i] = acc;
+    }
+    return out;
+  } else {
+    return transform_tensor(b, [&](const auto& x) LATTE_LAMBDA { return adj_times(a, x); });
+  }
+}
+template <class A, class B, int N, class I>
+LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
+  using E = decltype(conj(a.m[0][0]) * b.m[0][0]);
+  Mat<E, N, I> out;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      E acc = conj(a.m[0][i]) * b.m[0][j];
+      for (int k = 1; k < N; ++k) acc = acc + conj(a.m[k][i]) * b.m[k][j];
+      out.m[i][j] = acc;
+    }
+  return out;
+}
+
 // ---- conjugation, transposition, trace ----------------------------------------
 template <class A, int N, class I>
-LATTE_INLINE auto conj(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return conj(x); }); }
+LATTE_INLINE auto conj(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return conj(x); }); }
 template <class A, int N, class I>
-LATTE_INLINE auto conj(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return conj(x); }); }
+LATTE_INLINE auto conj(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return conj(x); }); }
 template <class A, int N, class I>
-LATTE_INLINE auto real(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return real(x); }); }
+LATTE_INLINE auto real(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return real(x); }); }
 template <class A, int N, class I>
-LATTE_INLINE auto real(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return real(x); }); }
+LATTE_INLINE auto real(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return real(x); }); }
 template <class A, int N, class I>
-LATTE_INLINE auto imag(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return imag(x); }); }
+LATTE_INLINE auto imag(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return imag(x); }); }
 template <class A, int N, class I>
-LATTE_INLINE auto imag(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return imag(x); }); }
+LATTE_INLINE auto imag(const Mat<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return imag(x); }); }
 
 template <class A, int N, class I>
 LATTE_INLINE Mat<A, N, I> transpose(const Mat<A, N, I>& a) {
@@ -181,10 +211,10 @@ LATTE_INLINE auto localNorm2(const Mat<A, N, I>& a) {
 // Multiplication by +-i, recursively: the building block of gamma matrices.
 template <RealLeaf R> LATTE_INLINE Complex<R> timesI(const R& x) { return {x - x, x}; }
 template <class A, int N, class I>
-LATTE_INLINE auto timesI(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) { return timesI(x); }); }
+LATTE_INLINE auto timesI(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return timesI(x); }); }
 template <class A, int N, class I>
 LATTE_INLINE auto timesMinusI(const Vec<A, N, I>& a) {
-  return transform_tensor(a, [](const auto& x) { return timesMinusI(x); });
+  return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return timesMinusI(x); });
 }
 
 }  // namespace latte

@@ -54,8 +54,9 @@ int split_dimensions(const Geometry& geometry) {
 template <class Real>
 void every_direction_and_sign(int dimensions) {
   ShiftFixture<Real> fixture(Coordinate(dimensions, 4));
-  if ((1 << dimensions) <= vector_lanes<Real>())  // premise of the test: all dimensions cross lanes
+  if ((1 << dimensions) <= vector_lanes<Real>()) {  // premise of the test: all dimensions cross lanes
     EXPECT_EQ(split_dimensions<Real>(fixture.geometry), dimensions);
+  }
   for (int mu = 0; mu < dimensions; ++mu)
     for (int sign : {+1, -1}) fixture.expect_shift(unit_displacement(dimensions, mu, sign));
 }

@@ -29,7 +29,7 @@ LATTE_INLINE auto value_in_double(const E& e, std::int64_t outer, int lane) {
   using Real = typename E::real_type;
   auto v = e.eval(LaneSite<Real>{outer, lane});
   using Result = rebind_t<decltype(v), double>;
-  return transform_leaves<Result>([](const auto& x) { return static_cast<double>(x); }, v);
+  return transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return static_cast<double>(x); }, v);
 }
 
 // Reduce one block of outer sites, sites in order and lanes in order.

@@ -39,7 +39,7 @@ struct MinCombine {
 
 template <class Combine, class T>
 LATTE_INLINE T combine(const T& a, const T& b) {
-  return transform_leaves<T>([](const auto& x, const auto& y) { return Combine::leaf(x, y); }, a, b);
+  return transform_leaves<T>([](const auto& x, const auto& y) LATTE_LAMBDA { return Combine::leaf(x, y); }, a, b);
 }
 
 // Combine block results in block order.

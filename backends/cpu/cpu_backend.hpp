@@ -25,7 +25,7 @@ struct Cpu {
   static void assign(const FieldView<T, N>& dst, const E& e, Op) {
     using S = Site<real_of_t<T>, N>;
     using Value = rebind_t<T, typename S::leaf_type>;
-    parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) {
+    parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) LATTE_LAMBDA {
       const S s{o};
       if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
       else dst.store(s, Op::apply(Value{}, e.eval(s)));
@@ -38,11 +38,11 @@ struct Cpu {
   static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r) {
     using S = Site<real_of_t<T>, N>;
     using Value = rebind_t<T, typename S::leaf_type>;
-    using VectorValue = decltype(r.eval(S{0}));
+    using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     using Result = rebind_t<VectorValue, double>;
     const std::int64_t outer = dst.site_layout->outer_volume();
     std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) {
+    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
       const std::int64_t begin = b * reduction_block_sites;
       const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
       VectorValue acc;
@@ -52,7 +52,7 @@ struct Cpu {
         else dst.store(s, Op::apply(Value{}, e.eval(s)));
         acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
       }
-      partial[b] = transform_leaves<Result>([](const auto& x) { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
+      partial[b] = transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
     });
     return combine_blocks<Combine>(partial);
   }
@@ -60,16 +60,16 @@ struct Cpu {
   template <class Combine, class E>
   static auto reduce(const E& e) {
     using S = Site<typename E::real_type, E::nsimd>;
-    using VectorValue = decltype(e.eval(S{0}));
+    using VectorValue = std::remove_cvref_t<decltype(e.eval(S{0}))>;
     using Result = rebind_t<VectorValue, double>;
     const std::int64_t outer = e.layout()->outer_volume();
     std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) {
+    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
       const std::int64_t begin = b * reduction_block_sites;
       const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
       VectorValue acc = e.eval(S{begin});
       for (std::int64_t o = begin + 1; o < end; ++o) acc = combine<Combine>(acc, e.eval(S{o}));
-      partial[b] = transform_leaves<Result>([](const auto& x) { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
+      partial[b] = transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
     });
     return combine_blocks<Combine>(partial);
   }
