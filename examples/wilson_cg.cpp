@@ -1,0 +1,78 @@
+// Solve the Wilson-Dirac equation M x = b on a random ("hot") SU(3) gauge
+// field with conjugate gradient on the normal equations, all in Latte's DSL.
+//
+//   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/wilson_solve.hpp"
+
+using namespace latte;
+
+struct Options {
+  Coordinate lattice{8, 8, 8, 8};
+  double mass = 0.1;
+  double tolerance = 1e-10;
+  std::uint64_t seed = 7;
+  int max_iterations = 10000;
+  std::string precision = "double";
+  bool history = true;
+};
+
+template <class R>
+int run(const Options& options) {
+  Geometry geometry(options.lattice);
+  GaugeField<R> U(geometry);
+  ParallelRng rng(options.seed);
+  U.set_random(rng);
+  WilsonDirac<R> M(U, options.mass);
+  Lattice<Spinor<R>> b(geometry), x(geometry);
+  rng.gaussian(b);
+  x = zero;
+
+  std::printf("Wilson CG: lattice %s, m = %g, %s precision, tolerance %g, seed %llu\n",
+              to_string(options.lattice).c_str(), options.mass, options.precision.c_str(), options.tolerance,
+              static_cast<unsigned long long>(options.seed));
+  std::printf("backend %s, %d SIMD lanes, %d threads\n", backend::Default::name, Lattice<R>::nsimd, host_threads());
+  std::printf("average plaquette %.12f\n", average_plaquette(U));
+  try {
+    const SolverReport report = solve_wilson(M, x, b, SolverControl{options.tolerance, options.max_iterations});
+    if (options.history) {
+      std::printf("%10s %24s\n", "iteration", "|r| / |b| (normal eq.)");
+      for (std::size_t k = 0; k < report.residual_history.size(); ++k)
+        std::printf("%10zu %24.6e\n", k + 1, report.residual_history[k]);
+    }
+    std::printf("iterations        %d\n", report.iterations);
+    std::printf("true residual     %.6e   |b - M x| / |b|\n", report.true_residual);
+    std::printf("time              %.3f s\n", report.seconds);
+    std::printf("performance       %.2f GFLOPS (model: 2 x %g flops per site per iteration)\n",
+                report.flops / report.seconds / 1e9, WilsonDirac<R>::flops_per_site);
+  } catch (const SolverError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"Wilson-Dirac solve with conjugate gradient, written in Latte"};
+  Options options;
+  app.add_option("--lattice", options.lattice, "extents x y z t")->expected(4);
+  app.add_option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
+  app.add_option("--tolerance", options.tolerance, "relative true residual |b - M x| / |b|")->check(CLI::PositiveNumber);
+  app.add_option("--seed", options.seed, "random seed of gauge field and source");
+  app.add_option("--max-iterations", options.max_iterations, "CG iteration limit")->check(CLI::PositiveNumber);
+  app.add_option("--precision", options.precision, "double or single")->check(CLI::IsMember({"double", "single"}));
+  app.add_flag("!--no-history", options.history, "do not print the residual history");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return options.precision == "single" ? run<float>(options) : run<double>(options);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return 1;
+  }
+}
