@@ -1,0 +1,135 @@
+// Wilson Dslash and one CG iteration, judged against STREAM triad.
+//
+// Models per lattice site (REFERENCE.md), F = sizeof(real):
+//   Dslash:        1320 flops; bytes = 8 links + 1 input spinor + 1 output
+//                  spinor = (8 * 18 + 24 + 24) F = 192 F (neighbour spinors
+//                  counted once: perfect reuse; backward links counted again)
+//   CG iteration:  2 applications of M (192 F each, 1392 flops each) plus
+//                  x += a p, r -= a Ap (with |r|^2), p = r + b p (72 F each):
+//                  600 F and 3024 flops.
+// The DSL Dslash is also compared with a hand-written per-site loop over the
+// same data (bench/hand_written_dslash.hpp); the two must agree.
+
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/hand_written_dslash.hpp"
+#include "bench/session.hpp"
+#include "bench/session_options.hpp"
+#include "solvers/qcd/wilson_solve.hpp"
+
+namespace {
+
+using namespace latte;
+
+struct Options {
+  std::vector<int> extents{8, 16, 24, 32};
+  std::string precision = "both";
+  bool cg = true;
+  bench::SessionOptions session;
+};
+
+template <class R>
+void run_dslash(const Geometry& geometry, bench::Session& session) {
+  GaugeField<R> U(geometry);
+  ParallelRng rng(1);
+  U.set_random(rng);
+  Lattice<Spinor<R>> psi(geometry), chi(geometry), chi_hand(geometry);
+  rng.gaussian(psi);
+  WilsonDirac<R> M(U, 0.1);
+  const double sites = static_cast<double>(geometry.volume());
+
+  const bench::Timing hand = session.time([&] { bench::hand_written_dslash(chi_hand, U, psi); });
+  const bench::Timing dsl = session.time([&] { M.dslash(chi, psi); });
+  const double difference = norm2(chi - chi_hand), reference = norm2(chi);
+  if (!(difference <= 1e-20 * reference * (sizeof(R) == 8 ? 1 : 1e12)))
+    throw std::runtime_error("DSL and hand-written Dslash disagree: |a - b|^2 / |a|^2 = " +
+                             std::to_string(difference / reference));
+
+  bench::Result result;
+  result.bench = "wilson_dslash";
+  result.precision = bench::precision_name<R>();
+  result.lattice = geometry.dims();
+  result.flops = WilsonDirac<R>::dslash_flops_per_site * sites;
+  result.bytes = 192.0 * sizeof(R) * sites;
+  result.extra["flops_per_site"] = WilsonDirac<R>::dslash_flops_per_site;
+  result.extra["bytes_per_site_model"] = 192 * sizeof(R);
+  result.extra["nsimd"] = Lattice<Spinor<R>>::nsimd;
+  result.extra["hand_written_seconds"] = hand.seconds;
+  result.extra["dsl_time_over_hand_written"] = dsl.seconds / hand.seconds;
+  session.record(result, dsl);
+  result.bench = "wilson_dslash_hand_written_yardstick";
+  result.backend = "plain-omp";
+  result.extra.erase("hand_written_seconds");
+  result.extra.erase("dsl_time_over_hand_written");
+  session.record(result, hand);
+}
+
+// The time of one CG iteration: the difference between runs stopped after
+// 12 and after 2 iterations, so setup and the final residual drop out.
+template <class R>
+void run_cg_iteration(const Geometry& geometry, bench::Session& session) {
+  GaugeField<R> U(geometry);
+  ParallelRng rng(2);
+  U.set_random(rng);
+  WilsonDirac<R> M(U, 0.01);
+  Lattice<Spinor<R>> b(geometry), x(geometry);
+  rng.gaussian(b);
+  const NormalOperator<WilsonDirac<R>> A(M);
+  auto run = [&](int iterations) {
+    x = zero;
+    try {
+      conjugate_gradient(A, x, b, SolverControl{1e-30, iterations, false});
+    } catch (const SolverError&) {  // stopped by the iteration limit, as intended
+    }
+  };
+  constexpr int few = 2, many = 12;
+  const bench::Timing short_run = session.time([&] { run(few); });
+  bench::Timing long_run = session.time([&] { run(many); });
+  long_run.seconds = (long_run.seconds - short_run.seconds) / (many - few);
+
+  const double sites = static_cast<double>(geometry.volume());
+  bench::Result result;
+  result.bench = "cg_iteration";
+  result.precision = bench::precision_name<R>();
+  result.lattice = geometry.dims();
+  result.flops = 3024.0 * sites;
+  result.bytes = 600.0 * sizeof(R) * sites;
+  result.extra["flops_per_site"] = 3024;
+  result.extra["bytes_per_site_model"] = 600 * sizeof(R);
+  result.extra["operator"] = "M^+ M, Wilson";
+  session.record(result, long_run);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  CLI::App app{"Latte benchmark: Wilson Dslash and CG iteration, judged against STREAM triad"};
+  app.add_option("-L,--extents", opt.extents, "lattice extents L (each lattice is L^4)")->capture_default_str();
+  app.add_option("-p,--precision", opt.precision, "double, single or both")
+      ->check(CLI::IsMember({"double", "single", "both"}))
+      ->capture_default_str();
+  app.add_flag("!--no-cg", opt.cg, "skip the CG iteration benchmark");
+  bench::add_session_options(app, opt.session);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    bench::Session session(opt.session);
+    for (int L : opt.extents) {
+      const Geometry geometry({L, L, L, L});
+      if (opt.precision != "single") run_dslash<double>(geometry, session);
+      if (opt.precision != "double") run_dslash<float>(geometry, session);
+      if (opt.cg && opt.precision != "single") run_cg_iteration<double>(geometry, session);
+      if (opt.cg && opt.precision != "double") run_cg_iteration<float>(geometry, session);
+    }
+    session.finish();
+  } catch (const std::exception& e) {
+    std::cerr << "bench_wilson: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
