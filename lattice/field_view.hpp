@@ -44,9 +44,18 @@ struct FieldView {
                   "vector type does not match the field's SIMD layout");
     return reinterpret_cast<const Site*>(data)[s.outer];
   }
-  template <class V, class Ops>
-  LATTE_INLINE void store(const VectorSite<V, real_type, Ops>& s, const rebind_t<T, V>& value) const {
-    reinterpret_cast<rebind_t<T, V>*>(data)[s.outer] = value;
+  // Leaf by leaf, so that a value still in registers goes straight to memory
+  // (a whole-struct assignment of a large site becomes a memcpy from the stack).
+  template <class V, class Ops, class Value>
+  LATTE_INLINE void store(const VectorSite<V, real_type, Ops>& s, const Value& value) const {
+    using Site = rebind_t<T, V>;
+    Site& target = reinterpret_cast<Site*>(data)[s.outer];
+    if constexpr (std::is_same_v<Value, Site>) {
+      for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { out = in; }, target, value);
+    } else {
+      const Site converted(value);  // e.g. a real expression stored into a complex field
+      for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { out = in; }, target, converted);
+    }
   }
 
   LATTE_INLINE T load(const LaneSite<real_type>& s) const {

@@ -24,11 +24,10 @@ struct Cpu {
   template <class T, int N, class E, class Op>
   static void assign(const FieldView<T, N>& dst, const E& e, Op) {
     using S = Site<real_of_t<T>, N>;
-    using Value = rebind_t<T, typename S::leaf_type>;
     parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) LATTE_LAMBDA {
       const S s{o};
       if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-      else dst.store(s, Op::apply(Value{}, e.eval(s)));
+      else dst.store(s, e.eval(s));
     });
   }
 
@@ -37,7 +36,6 @@ struct Cpu {
   template <class Combine, class T, int N, class E, class Op, class R>
   static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r) {
     using S = Site<real_of_t<T>, N>;
-    using Value = rebind_t<T, typename S::leaf_type>;
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     using Result = rebind_t<VectorValue, double>;
     const std::int64_t outer = dst.site_layout->outer_volume();
@@ -49,7 +47,7 @@ struct Cpu {
       for (std::int64_t o = begin; o < end; ++o) {
         const S s{o};
         if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-        else dst.store(s, Op::apply(Value{}, e.eval(s)));
+        else dst.store(s, e.eval(s));
         acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
       }
       partial[b] = transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
