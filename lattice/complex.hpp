@@ -42,6 +42,18 @@ struct Complex {
   }
 };
 
+// c + a * b and c + conj(a) * b, ordered so that each part contracts into two
+// fused multiply-adds; acc + a * b would leave a multiply and an add per part
+// (contraction may not reassociate).
+template <class R>
+LATTE_INLINE Complex<R> multiply_add(const Complex<R>& a, const Complex<R>& b, const Complex<R>& c) {
+  return {c.re + a.re * b.re - a.im * b.im, c.im + a.re * b.im + a.im * b.re};
+}
+template <class R>
+LATTE_INLINE Complex<R> conj_multiply_add(const Complex<R>& a, const Complex<R>& b, const Complex<R>& c) {
+  return {c.re + a.re * b.re + a.im * b.im, c.im + a.re * b.im - a.im * b.re};
+}
+
 template <class R> LATTE_INLINE Complex<R> conj(const Complex<R>& z) { return {z.re, -z.im}; }
 template <class R> LATTE_INLINE R real(const Complex<R>& z) { return z.re; }
 template <class R> LATTE_INLINE R imag(const Complex<R>& z) { return z.im; }

@@ -13,6 +13,12 @@ template <RealLeaf R> LATTE_INLINE R real(const R& x) { return x; }
 template <RealLeaf R> LATTE_INLINE R imag(const R& x) { return x - x; }
 template <RealLeaf R> LATTE_INLINE R localNorm2(const R& x) { return x * x; }
 
+// ---- multiply-accumulate: c + a * b, with the complex case fused (complex.hpp) ----
+template <class A, class B, class C>
+LATTE_INLINE auto multiply_add(const A& a, const B& b, const C& c) { return c + a * b; }
+template <class A, class B, class C>
+LATTE_INLINE auto conj_multiply_add(const A& a, const B& b, const C& c) { return c + conj(a) * b; }
+
 // ---- elementwise sums and differences ---------------------------------------
 // transform_tensor applies f to corresponding top-level elements.
 template <class A, int N, class I, class F>
@@ -83,7 +89,7 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
     Vec<E, N, I> out;
     for (int i = 0; i < N; ++i) {
       E acc = a.m[i][0] * b.v[0];
-      for (int k = 1; k < N; ++k) acc = acc + a.m[i][k] * b.v[k];
+      for (int k = 1; k < N; ++k) acc = multiply_add(a.m[i][k], b.v[k], acc);
       out.v[i] = acc;
     }
     return out;
@@ -99,7 +105,7 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       E acc = a.m[i][0] * b.m[0][j];
-      for (int k = 1; k < N; ++k) acc = acc + a.m[i][k] * b.m[k][j];
+      for (int k = 1; k < N; ++k) acc = multiply_add(a.m[i][k], b.m[k][j], acc);
       out.m[i][j] = acc;
     }
   return out;
@@ -114,7 +120,7 @@ LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
     Vec<E, N, I> out;
     for (int i = 0; i < N; ++i) {
       E acc = conj(a.m[0][i]) * b.v[0];
-      for (int k = 1; k < N; ++k) acc = acc + conj(a.m[k][i]) * b.v[k];
+      for (int k = 1; k < N; ++k) acc = conj_multiply_add(a.m[k][i], b.v[k], acc);
       out.v[i] = acc;
     }
     return out;
@@ -129,7 +135,7 @@ LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       E acc = conj(a.m[0][i]) * b.m[0][j];
-      for (int k = 1; k < N; ++k) acc = acc + conj(a.m[k][i]) * b.m[k][j];
+      for (int k = 1; k < N; ++k) acc = conj_multiply_add(a.m[k][i], b.m[k][j], acc);
       out.m[i][j] = acc;
     }
   return out;
