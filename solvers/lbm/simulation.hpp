@@ -1,0 +1,124 @@
+#pragma once
+// A lattice-Boltzmann simulation: two population fields swapped every step
+// (the two-lattice pull scheme, stream_collide.hpp), an optional boundary
+// field for bounce-back walls, BGK or TRT collision and an optional uniform
+// body force. Every per-site operation is a DSL statement.
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "dsl/latte.hpp"
+#include "solvers/lbm/boundaries.hpp"
+#include "solvers/lbm/macroscopic.hpp"
+#include "solvers/lbm/stream_collide.hpp"
+
+namespace latte::lbm {
+
+struct Parameters {
+  double tau = 1.0;                     // BGK relaxation time, or TRT's omega+ = 1 / tau
+  double trt_magic = Trt::magic;        // TRT only: Lambda, which fixes omega-
+  std::array<double, 3> force{0, 0, 0};  // body force density (first d entries used)
+};
+
+template <class VS, class Real = double, class Model = Bgk, class Width = DefaultWidth>
+class Simulation {
+ public:
+  static constexpr int D = VS::d;
+  static constexpr int Q = VS::q;
+  using velocity_set = VS;
+  using real_type = Real;
+  using PopulationField = Lattice<Populations<Real, Q>, Width>;
+  using ScalarField = Lattice<Real, Width>;
+  using VectorField = Lattice<RealVector<Real, D>, Width>;
+  using Boundary = Lattice<RealVector<Real, D + 1>, Width>;
+
+  Simulation(const Geometry& geometry, const Parameters& p) : f_(geometry), next_(geometry) {
+    if (geometry.dimensions() != D)
+      throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
+                                  "-dimensional lattice");
+    set_parameters(p);
+    initialise(1.0);
+  }
+
+  void set_parameters(const Parameters& p) {
+    if (!(p.tau > 0.5)) throw std::invalid_argument("lbm: tau must exceed 1/2 (positive viscosity), got " +
+                                                    std::to_string(p.tau));
+    parameters_ = p;
+    const double omega = 1.0 / p.tau;
+    const double omega_minus = std::is_same_v<Model, Trt> ? Trt::omega_minus(omega, p.trt_magic) : omega;
+    params_ = collision_parameters<VS>(omega, omega_minus, p.force.data());
+    forced_ = false;
+    for (int d = 0; d < D; ++d) forced_ = forced_ || p.force[d] != 0.0;
+  }
+
+  // Walls: solid cells (and moving-wall velocities) from a boundary field.
+  void set_boundary(const Boundary& b) { boundary_.emplace(b); }
+  const Boundary* boundary() const { return boundary_ ? &*boundary_ : nullptr; }
+
+  // f = f^eq(rho, u) from fields or expressions.
+  template <class Rho, class U>
+  void initialise(const Rho& rho, const U& u) { f_ = equilibrium_of<VS>(rho, u); }
+  // Fluid at rest with uniform density.
+  void initialise(double rho) {
+    ScalarField r(f_.geometry());
+    VectorField u(f_.geometry());
+    r = rho;
+    u = zero;
+    initialise(r, u);
+  }
+
+  // One time step: one fused stream-collide pass, then the O(1) swap.
+  template <class Backend = backend::Default>
+  void step() {
+    if (boundary_) {
+      if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
+      else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});
+    } else {
+      if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, params_), AssignSet{});
+      else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, params_), AssignSet{});
+    }
+    f_.swap(next_);
+    ++time_;
+  }
+  template <class Backend = backend::Default>
+  void run(long steps) {
+    for (long s = 0; s < steps; ++s) step<Backend>();
+  }
+
+  auto density() const { return lbm::density<VS>(f_); }
+  auto velocity() const { return lbm::velocity<VS>(f_, params_); }
+
+  double mass() const { return sum(density()); }
+  std::array<double, D> total_momentum() const {
+    const auto j = sum(momentum<VS>(f_));
+    std::array<double, D> out;
+    for (int d = 0; d < D; ++d) out[d] = j.v[d];
+    return out;
+  }
+  // max |u| over fluid sites (solid sites keep their initial state).
+  double max_speed() const {
+    if (boundary_) return std::sqrt(maxval(where(element<0>(*boundary_), 0.0, localNorm2(velocity()))));
+    return std::sqrt(maxval(localNorm2(velocity())));
+  }
+
+  PopulationField& populations() { return f_; }
+  const PopulationField& populations() const { return f_; }
+  const Geometry& geometry() const { return f_.geometry(); }
+  const Parameters& parameters() const { return parameters_; }
+  const CollisionParameters<VS>& collision() const { return params_; }
+  double viscosity() const { return viscosity_from_tau(parameters_.tau); }
+  long time() const { return time_; }
+  void set_time(long t) { time_ = t; }
+
+ private:
+  PopulationField f_, next_;
+  std::optional<Boundary> boundary_;
+  Parameters parameters_;
+  CollisionParameters<VS> params_;
+  bool forced_ = false;
+  long time_ = 0;
+};
+
+}  // namespace latte::lbm
