@@ -15,15 +15,26 @@ namespace {
 
 using Field = Lattice<Spinor<double>>;
 
+// A random gauge field, the Wilson operator on it, a gaussian source b and x = 0.
+template <class R>
+struct WilsonProblem {
+  Geometry geometry;
+  GaugeField<R> U{geometry};
+  WilsonDirac<R> M{U, 0};
+  Lattice<Spinor<R>> b{geometry}, x{geometry};
+
+  WilsonProblem(Coordinate dims, std::uint64_t seed, double mass) : geometry(std::move(dims)), M(U, mass) {
+    ParallelRng rng(seed);
+    U.set_random(rng);
+    rng.gaussian(b);
+    x = zero;
+  }
+};
+
 TEST(ConjugateGradient, WilsonSolveMeetsTheTrueResidualTolerance) {
-  Geometry geometry({8, 8, 8, 8});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(4);
-  U.set_random(rng);
-  WilsonDirac<double> M(U, 0.05);
-  Field b(geometry), x(geometry), Mx(geometry);
-  rng.gaussian(b);
-  x = zero;
+  WilsonProblem<double> problem({8, 8, 8, 8}, 4, 0.05);
+  auto& [geometry, U, M, b, x] = problem;
+  Field Mx(geometry);
   const SolverReport report = solve_wilson(M, x, b, SolverControl{1e-10, 2000});
   M.apply(Mx, x);
   const double residual = std::sqrt(norm2(b - Mx) / norm2(b));  // recomputed here, independently
@@ -35,13 +46,9 @@ TEST(ConjugateGradient, WilsonSolveMeetsTheTrueResidualTolerance) {
 }
 
 TEST(ConjugateGradient, MatchesEigenDenseSolveOn4to4) {
-  Geometry geometry({4, 4, 4, 4});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(12);
-  U.set_random(rng);
-  WilsonDirac<double> M(U, 0.2);
-  Field b(geometry), x(geometry), unit(geometry), column(geometry);
-  rng.gaussian(b);
+  WilsonProblem<double> problem({4, 4, 4, 4}, 12, 0.2);
+  auto& [geometry, U, M, b, x] = problem;
+  Field unit(geometry), column(geometry);
 
   // The dense matrix of M, column by column: M applied to unit vectors.
   const int per_site = spins * colours;
@@ -81,27 +88,14 @@ TEST(ConjugateGradient, MatchesEigenDenseSolveOn4to4) {
 }
 
 TEST(ConjugateGradient, SinglePrecisionSolve) {
-  Geometry geometry({4, 4, 4, 8});
-  GaugeField<float> U(geometry);
-  ParallelRng rng(6);
-  U.set_random(rng);
-  WilsonDirac<float> M(U, 0.2);
-  Lattice<Spinor<float>> b(geometry), x(geometry);
-  rng.gaussian(b);
-  x = zero;
-  const SolverReport report = solve_wilson(M, x, b, SolverControl{1e-5, 1000});
+  WilsonProblem<float> problem({4, 4, 4, 8}, 6, 0.2);
+  const SolverReport report = solve_wilson(problem.M, problem.x, problem.b, SolverControl{1e-5, 1000});
   EXPECT_LE(report.true_residual, 1e-5);
 }
 
 TEST(ConjugateGradient, FailsClearlyWhenTheIterationLimitIsReached) {
-  Geometry geometry({4, 4, 4, 4});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(2);
-  U.set_random(rng);
-  WilsonDirac<double> M(U, 0.01);
-  Field b(geometry), x(geometry);
-  rng.gaussian(b);
-  x = zero;
+  WilsonProblem<double> problem({4, 4, 4, 4}, 2, 0.01);
+  auto& [geometry, U, M, b, x] = problem;
   try {
     solve_wilson(M, x, b, SolverControl{1e-12, 3});
     FAIL() << "expected a SolverError";

@@ -5,19 +5,13 @@
 #include <complex>
 #include <random>
 
+#include "eigen_conversions.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
 namespace {
 
 using Matrix4 = Eigen::Matrix4cd;
-
-Matrix4 to_eigen(const SpinMatrix<double>& g) {
-  Matrix4 m;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) m(i, j) = {g(i, j).re, g(i, j).im};
-  return m;
-}
 
 std::array<Matrix4, 5> gammas() {
   return {to_eigen(gamma_matrix<0>()), to_eigen(gamma_matrix<1>()), to_eigen(gamma_matrix<2>()),
@@ -28,14 +22,6 @@ Spinor<double> random_spinor(std::mt19937_64& engine) {
   Spinor<double> psi;
   for_each_leaf([&](double& x) { x = std::normal_distribution<double>()(engine); }, psi);
   return psi;
-}
-
-// Spinor as a 4 x 3 complex matrix (spin rows, colour columns).
-Eigen::Matrix<std::complex<double>, 4, 3> to_eigen(const Spinor<double>& psi) {
-  Eigen::Matrix<std::complex<double>, 4, 3> m;
-  for (int s = 0; s < 4; ++s)
-    for (int c = 0; c < 3; ++c) m(s, c) = {psi(s)(c).re, psi(s)(c).im};
-  return m;
 }
 
 TEST(Gamma, CliffordAlgebra) {
@@ -70,7 +56,7 @@ TEST(Gamma, GammaTimesSpinorMatchesDenseMatrices) {
 template <int Mu, int Sign>
 void expect_projection_matches(const Spinor<double>& psi) {
   const Matrix4 projector = Matrix4::Identity() + double(Sign) * to_eigen(gamma_matrix<Mu>());
-  const Eigen::Matrix<std::complex<double>, 4, 3> expected = projector * to_eigen(psi);
+  const SpinColour expected = projector * to_eigen(psi);
   const Spinor<double> rebuilt = spin_reconstruct<Mu, Sign>(spin_project<Mu, Sign>(psi));
   EXPECT_LT((to_eigen(rebuilt) - expected).norm(), 1e-14) << "mu " << Mu << " sign " << Sign;
   // The half spinor is the upper half of the projected spinor.

@@ -4,6 +4,7 @@
 #include <complex>
 #include <random>
 
+#include "eigen_conversions.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -24,17 +25,6 @@ ColourVector<double> random_vector() {
   ColourVector<double> v;
   for_each_leaf([](double& x) { x = random_real(); }, v);
   return v;
-}
-Eigen::Matrix3cd to_eigen(const ColourMatrix<double>& m) {
-  Eigen::Matrix3cd e;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) e(i, j) = {m(i, j).re, m(i, j).im};
-  return e;
-}
-Eigen::Vector3cd to_eigen(const ColourVector<double>& v) {
-  Eigen::Vector3cd e;
-  for (int i = 0; i < 3; ++i) e(i) = {v(i).re, v(i).im};
-  return e;
 }
 double difference(const ComplexD& a, const complex<double>& b) { return std::abs(complex<double>(a.re, a.im) - b); }
 

@@ -9,39 +9,17 @@
 
 #include "solvers/qcd/gauge_observables.hpp"
 #include "solvers/qcd/wilson_dirac.hpp"
+#include "eigen_conversions.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
 namespace {
 
 constexpr double mass = 0.1;
-using SpinColour = Eigen::Matrix<std::complex<double>, 4, 3>;
-
-SpinColour to_eigen(const Spinor<double>& psi) {
-  SpinColour m;
-  for (int s = 0; s < 4; ++s)
-    for (int c = 0; c < 3; ++c) m(s, c) = {psi(s)(c).re, psi(s)(c).im};
-  return m;
-}
-Eigen::Matrix3cd to_eigen(const ColourMatrix<double>& u) {
-  Eigen::Matrix3cd m;
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) m(a, b) = {u(a, b).re, u(a, b).im};
-  return m;
-}
-Spinor<double> from_eigen(const SpinColour& m) {
-  Spinor<double> psi;
-  for (int s = 0; s < 4; ++s)
-    for (int c = 0; c < 3; ++c) psi(s)(c) = ComplexD(m(s, c).real(), m(s, c).imag());
-  return psi;
-}
 Eigen::Matrix4cd dense_gamma(int mu) {
   const SpinMatrix<double> g = mu == 0 ? gamma_matrix<0>() : mu == 1 ? gamma_matrix<1>() : mu == 2 ? gamma_matrix<2>()
                                                                                                      : gamma_matrix<3>();
-  Eigen::Matrix4cd m;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) m(i, j) = {g(i, j).re, g(i, j).im};
-  return m;
+  return to_eigen(g);
 }
 
 class Wilson : public ::testing::Test {
