@@ -49,6 +49,7 @@ struct Options {
   long max_steps = 2000000;
   long checkpoint_every = 0;
   bool restart = false;
+  double max_deviation = 0;  // > 0: fail (exit 3) if Ghia's data are missed by more
 };
 
 // A profile sampled at positions p (ascending), linearly interpolated.
@@ -169,6 +170,10 @@ int run(const Options& opt) {
     }
     std::printf("max deviation from Ghia et al. (1982), Re = 100, in units of the lid speed: "
                 "u %.4f (at y = %.4f), v %.4f (at x = %.4f)\n", worst_u, at_u, worst_v, at_v);
+    if (opt.max_deviation > 0 && std::max(worst_u, worst_v) > opt.max_deviation) {
+      std::printf("error: deviation exceeds --max-deviation %g\n", opt.max_deviation);
+      return 3;
+    }
   }
   return steady ? 0 : 2;
 }
@@ -193,6 +198,8 @@ int main(int argc, char** argv) {
   app.add_option("--checkpoint-every", opt.checkpoint_every, "write DIR/cavity.chk every so many steps (0: never)")
       ->capture_default_str();
   app.add_flag("--restart", opt.restart, "resume from DIR/cavity.chk");
+  app.add_option("--max-deviation", opt.max_deviation,
+                 "at Re = 100: exit with status 3 if the centre lines miss Ghia et al. (1982) by more than this");
   CLI11_PARSE(app, argc, argv);
   try {
     return opt.model == "trt" ? run<Trt>(opt) : run<Bgk>(opt);
