@@ -7,6 +7,7 @@
 //   layout()                         the SiteLayout of its fields (or null)
 //   reads(p), reads_shifted(p)       does it read data p (at a neighbour)?
 //   eval(site)                       value at a VectorSite or a LaneSite
+//   prefetch(site)                   request the memory eval(site) will read
 // Nodes hold their operands by value; leaves are views of named fields, so a
 // node never owns field data and never dangles while those fields live.
 
@@ -50,6 +51,8 @@ struct Constant {
   const SiteLayout* layout() const { return nullptr; }
   bool reads(const void*) const { return false; }
   bool reads_shifted(const void*) const { return false; }
+
+  template <class Site> LATTE_INLINE void prefetch(const Site&) const {}
 
   // Broadcast into the statement's precision and leaf type.
   template <class Site>

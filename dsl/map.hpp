@@ -45,11 +45,19 @@ struct Map {
   LATTE_INLINE auto eval(const Site& s) const {
     return eval_impl(s, std::index_sequence_for<Args...>{});
   }
+  template <class Site>
+  LATTE_INLINE void prefetch(const Site& s) const {
+    prefetch_impl(s, std::index_sequence_for<Args...>{});
+  }
 
  private:
   template <class Site, std::size_t... I>
   LATTE_INLINE auto eval_impl(const Site& s, std::index_sequence<I...>) const {
     return F{}(slot<I>(operands).eval(s)...);
+  }
+  template <class Site, std::size_t... I>
+  LATTE_INLINE void prefetch_impl(const Site& s, std::index_sequence<I...>) const {
+    (slot<I>(operands).prefetch(s), ...);
   }
   template <class P> bool any(P predicate) const {
     return any_impl(predicate, std::index_sequence_for<Args...>{});

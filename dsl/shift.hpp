@@ -37,6 +37,11 @@ struct Shift {
   bool reads_shifted(const void* p) const { return operand.reads(p); }
 
   template <class Site>
+  LATTE_INLINE void prefetch(const Site& s) const {
+    operand.prefetch(Site{table.neighbour[s.outer]});
+  }
+
+  template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
     const std::int64_t neighbour = table.neighbour[s.outer];
     const int permutation = table.permutation[s.outer];

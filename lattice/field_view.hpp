@@ -34,6 +34,14 @@ struct FieldView {
   template <class S>
   LATTE_INLINE decltype(auto) eval(const S& s) const { return load(s); }
 
+  // Bring this field's record at s towards the cache (vector path only; the
+  // per-lane path runs on GPUs, where latency is hidden by other threads).
+  template <class S>
+  LATTE_INLINE void prefetch(const S& s) const {
+    if constexpr (S::is_vector)
+      S::prefetch(data + s.outer * (site_words * Nsimd), sizeof(real_type) * site_words * Nsimd);
+  }
+
   // A reference, not a copy: operators then read the leaves they need
   // straight from memory, and a large site (a 1.5 KB spinor) is never
   // staged through the stack.

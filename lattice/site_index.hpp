@@ -5,6 +5,7 @@
 //  - LaneSite: one (outer site, lane) pair, leaves are plain reals (the
 //    per-lane lowering: the simt backend on the CPU and CUDA threads).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "backends/config.hpp"
@@ -20,6 +21,8 @@ struct VectorSite {
   std::int64_t outer;
 
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
+
+  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) { VectorOps::prefetch(p, bytes); }
 
   // Lane l of the result takes lane lane_map[l] of the value.
   template <class T>

@@ -19,13 +19,36 @@ namespace latte::backend {
 struct Cpu {
   static constexpr const char* name = "cpu";
 
+  // Software prefetch, one outer site ahead, of everything a statement reads
+  // there (through its shifts) and the destination it writes. It pays off
+  // when the fields stream from memory (Dslash at 24^4: 1.6x) and costs
+  // when they sit in cache (8^4: 1.6x slower from the extra instructions),
+  // so it is switched on by the size of the destination: beyond this, the
+  // statement's fields cannot all stay in the caches of two cores.
+  static constexpr std::size_t prefetch_above_bytes = std::size_t(4) << 20;
+
+  template <class T, int N>
+  static bool worth_prefetching(const FieldView<T, N>& dst) {
+    return static_cast<std::size_t>(dst.site_layout->outer_volume()) * sizeof(real_of_t<T>) * words_v<T> * N >
+           prefetch_above_bytes;
+  }
+
+  template <class T, int N, class E, class S>
+  LATTE_INLINE static void prefetch_site(const FieldView<T, N>& dst, const E& e, const S& s) {
+    e.prefetch(s);
+    dst.prefetch(s);
+  }
+
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
   template <class T, int N, class E, class Op>
   static void assign(const FieldView<T, N>& dst, const E& e, Op) {
     using S = Site<real_of_t<T>, N>;
-    parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) LATTE_LAMBDA {
+    const std::int64_t outer = dst.site_layout->outer_volume();
+    const std::int64_t prefetch_end = worth_prefetching(dst) ? outer - 1 : 0;
+    parallel_for(outer, [=](std::int64_t o) LATTE_LAMBDA {
       const S s{o};
+      if (o < prefetch_end) prefetch_site(dst, e, S{o + 1});
       if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
       else dst.store(s, e.eval(s));
     });
@@ -39,6 +62,7 @@ struct Cpu {
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     using Result = rebind_t<VectorValue, double>;
     const std::int64_t outer = dst.site_layout->outer_volume();
+    const std::int64_t prefetch_end = worth_prefetching(dst) ? outer - 1 : 0;
     std::vector<Result> partial(reduction_blocks(outer));
     parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
       const std::int64_t begin = b * reduction_block_sites;
@@ -46,6 +70,7 @@ struct Cpu {
       VectorValue acc;
       for (std::int64_t o = begin; o < end; ++o) {
         const S s{o};
+        if (o < prefetch_end) prefetch_site(dst, e, S{o + 1});
         if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
         else dst.store(s, e.eval(s));
         acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
