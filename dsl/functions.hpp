@@ -38,7 +38,20 @@ auto where(M&& mask, A&& a, B&& b) {
 
 // element<I>(f): the I-th element of a vector-valued field (a population f_i,
 // a spin component); pack<Vec<...>>(e0, e1, ...) builds one from elements.
-template <int I, FieldArgument A> auto element(A&& a) { return map<functors::Element<I>>(std::forward<A>(a)); }
+template <int I, FieldArgument A> auto element(A&& a) {
+  using Operand = std::remove_cvref_t<A>;
+  if constexpr (is_lattice_v<Operand>) {
+    // Of a stored field: a view of that element's slice of each site record.
+    using Site = typename Operand::value_type;
+    using Element = typename Site::element_type;
+    static_assert(is_vec<Site>::value && I >= 0 && I < Site::size, "element<I> needs a vector site and I in range");
+    const auto whole = to_node(std::forward<A>(a));
+    return FieldView<Element, Operand::nsimd, words_v<Site>>{whole.data + I * words_v<Element> * Operand::nsimd,
+                                                             whole.site_layout, whole.storage};
+  } else {
+    return map<functors::Element<I>>(std::forward<A>(a));
+  }
+}
 template <class VecType, class... A> requires(sizeof...(A) == VecType::size)
 auto pack(A&&... elements) {
   return map<functors::Pack<VecType::size, typename VecType::index_kind>>(std::forward<A>(elements)...);

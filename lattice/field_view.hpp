@@ -5,6 +5,11 @@
 // real k of lane l lives at data[(o * words + k) * Nsimd + l]. The vector
 // path reads a whole rebind_t<T, batch> at once; the per-lane path reads with
 // stride Nsimd, which on a GPU is a coalesced access across lanes.
+//
+// A view may also show one element of a larger site record (element<i>(f)
+// of a population field): then T is the element, data points at the
+// element's place in the record of outer site 0, and RecordWords is the
+// whole record's length, so loads and prefetches touch only that element.
 
 #include <cstdint>
 #include <type_traits>
@@ -16,19 +21,21 @@
 
 namespace latte {
 
-template <class T, int Nsimd>
+template <class T, int Nsimd, int RecordWords = words_v<T>>
 struct FieldView {
   static constexpr bool is_latte_expression = true;
   using value_type = T;
   using real_type = real_of_t<T>;
   static constexpr int nsimd = Nsimd;
   static constexpr int site_words = words_v<T>;
+  static constexpr int record_stride = RecordWords * Nsimd;  // reals from one outer site to the next
 
   real_type* data;
   const SiteLayout* site_layout;
+  const void* storage;  // the whole field's data: what aliasing checks compare
 
   const SiteLayout* layout() const { return site_layout; }
-  bool reads(const void* p) const { return data == p; }
+  bool reads(const void* p) const { return storage == p; }
   bool reads_shifted(const void*) const { return false; }
 
   template <class S>
@@ -39,7 +46,7 @@ struct FieldView {
   template <class S>
   LATTE_INLINE void prefetch(const S& s) const {
     if constexpr (S::is_vector)
-      S::prefetch(data + s.outer * (site_words * Nsimd), sizeof(real_type) * site_words * Nsimd);
+      S::prefetch(data + s.outer * record_stride, sizeof(real_type) * site_words * Nsimd);
   }
 
   // A reference, not a copy: operators then read the leaves they need
@@ -50,14 +57,14 @@ struct FieldView {
     using Site = rebind_t<T, V>;
     static_assert(sizeof(Site) == sizeof(real_type) * site_words * Nsimd,
                   "vector type does not match the field's SIMD layout");
-    return reinterpret_cast<const Site*>(data)[s.outer];
+    return *reinterpret_cast<const Site*>(data + s.outer * record_stride);
   }
   // Leaf by leaf, so that a value still in registers goes straight to memory
   // (a whole-struct assignment of a large site becomes a memcpy from the stack).
   template <class V, class Ops, class Value>
   LATTE_INLINE void store(const VectorSite<V, real_type, Ops>& s, const Value& value) const {
     using Site = rebind_t<T, V>;
-    Site& target = reinterpret_cast<Site*>(data)[s.outer];
+    Site& target = *reinterpret_cast<Site*>(data + s.outer * record_stride);
     if constexpr (std::is_same_v<Value, Site>) {
       for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { out = in; }, target, value);
     } else {
@@ -67,14 +74,14 @@ struct FieldView {
   }
 
   LATTE_INLINE T load(const LaneSite<real_type>& s) const {
-    const real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
+    const real_type* base = data + s.outer * record_stride + s.lane;
     T value;
     int k = 0;
     for_each_leaf([&](real_type& x) LATTE_LAMBDA { x = base[(k++) * Nsimd]; }, value);
     return value;
   }
   LATTE_INLINE void store(const LaneSite<real_type>& s, const T& value) const {
-    real_type* base = data + s.outer * (site_words * Nsimd) + s.lane;
+    real_type* base = data + s.outer * record_stride + s.lane;
     int k = 0;
     for_each_leaf([&](const real_type& x) LATTE_LAMBDA { base[(k++) * Nsimd] = x; }, value);
   }

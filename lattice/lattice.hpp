@@ -93,7 +93,7 @@ class Lattice {
 
   real_type* data() { return static_cast<real_type*>(storage_.data()); }
   const real_type* data() const { return static_cast<const real_type*>(storage_.data()); }
-  view_type view() const { return {static_cast<real_type*>(storage_.data()), layout_}; }
+  view_type view() const { return {static_cast<real_type*>(storage_.data()), layout_, storage_.data()}; }
 
   // Exchange contents with another field of the same geometry (O(1)); used
   // by two-lattice schemes and by statements that must not write a field they
