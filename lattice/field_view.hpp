@@ -73,6 +73,16 @@ struct FieldView {
     }
   }
 
+  // The same, bypassing the caches (see VectorOps::stream).
+  template <class V, class Ops, class Value>
+  LATTE_INLINE void stream(const VectorSite<V, real_type, Ops>& s, const Value& value) const {
+    using Site = rebind_t<T, V>;
+    Site& target = *reinterpret_cast<Site*>(data + s.outer * record_stride);
+    const Site& converted = value;  // a temporary only when Value is not Site already
+    for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { VectorSite<V, real_type, Ops>::stream(out, in); }, target,
+                  converted);
+  }
+
   LATTE_INLINE T load(const LaneSite<real_type>& s) const {
     const real_type* base = data + s.outer * record_stride + s.lane;
     T value;

@@ -23,6 +23,7 @@ struct VectorSite {
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
 
   LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) { VectorOps::prefetch(p, bytes); }
+  LATTE_INLINE static void stream(Vector& target, const Vector& value) { VectorOps::stream(target, value); }
 
   // Lane l of the result takes lane lane_map[l] of the value.
   template <class T>

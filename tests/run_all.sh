@@ -19,5 +19,7 @@ for config in $configs; do
   echo "=== Latte tests: configuration '$config' (${options[*]}) ==="
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
   cmake --build "$build" -j "$jobs"
-  (cd "$build" && ctest --output-on-failure -j "$jobs")
+  # Tests run side by side, each with its own OpenMP threads: let idle
+  # threads sleep rather than spin, or they steal the cores the others need.
+  (cd "$build" && OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} ctest --output-on-failure -j "$jobs")
 done
