@@ -36,12 +36,6 @@ struct Cpu {
            prefetch_above_bytes;
   }
 
-  template <class T, int N, class E, class S>
-  LATTE_INLINE static void prefetch_site(const FieldView<T, N>& dst, const E& e, const S& s) {
-    e.prefetch(s);
-    dst.prefetch(s);
-  }
-
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
   template <class T, int N, class E, class Op>
@@ -50,21 +44,22 @@ struct Cpu {
     const std::int64_t outer = dst.site_layout->outer_volume();
     const bool beyond_caches = worth_prefetching(dst);
     const std::int64_t prefetch_end = beyond_caches ? outer - prefetch_distance : 0;
-    if constexpr (!Op::reads_destination) {
-      // Overwriting a field larger than the caches: stream the stores.
-      if (beyond_caches) {
-        parallel_for(outer, [=](std::int64_t o) LATTE_LAMBDA {
-          if (o < prefetch_end) e.prefetch(S{o + prefetch_distance});
-          dst.stream(S{o}, e.eval(S{o}));
-        });
-        return;
-      }
-    }
+    // Overwriting a field larger than the caches: stream the stores (and do
+    // not prefetch the lines they replace). One loop body serves both cases.
+    const bool streaming = beyond_caches && !Op::reads_destination;
     parallel_for(outer, [=](std::int64_t o) LATTE_LAMBDA {
       const S s{o};
-      if (o < prefetch_end) prefetch_site(dst, e, S{o + prefetch_distance});
-      if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-      else dst.store(s, e.eval(s));
+      if (o < prefetch_end) {
+        e.prefetch(S{o + prefetch_distance});
+        if (!streaming) dst.prefetch(S{o + prefetch_distance});
+      }
+      if constexpr (Op::reads_destination) {
+        dst.store(s, Op::apply(dst.load(s), e.eval(s)));
+      } else {
+        const auto& value = e.eval(s);
+        if (streaming) dst.stream(s, value);
+        else dst.store(s, value);
+      }
     });
   }
 
@@ -84,7 +79,10 @@ struct Cpu {
       VectorValue acc;
       for (std::int64_t o = begin; o < end; ++o) {
         const S s{o};
-        if (o < prefetch_end) prefetch_site(dst, e, S{o + prefetch_distance});
+        if (o < prefetch_end) {
+          e.prefetch(S{o + prefetch_distance});
+          dst.prefetch(S{o + prefetch_distance});
+        }
         if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
         else dst.store(s, e.eval(s));
         acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
