@@ -18,22 +18,6 @@
 
 namespace latte::lbm {
 
-template <class VS, int I>
-Coordinate downstream(/* +c_I */) {
-  Coordinate d(VS::d);
-  for (int k = 0; k < VS::d; ++k) d[k] = VS::c[I][k];
-  return d;
-}
-
-// obstacle(x + c_i) for every i, as one Vec of Q entries.
-template <class VS, class O>
-auto downstream_values(const O& obstacle) {
-  using Entry = typename O::value_type;
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return pack<Vec<Entry, VS::q, GenericIndex>>(shift(obstacle, downstream<VS, static_cast<int>(I)>())...);
-  }(std::make_index_sequence<VS::q>{});
-}
-
 namespace functors {
 
 template <class VS>
@@ -61,7 +45,7 @@ struct MomentumExchange {
 // The per-site contributions; sum(...) of it is the force on the obstacle.
 template <class VS, class F, class Fluid, class Obstacle>
 auto momentum_exchange(const F& f, const Fluid& fluid, const Obstacle& obstacle) {
-  return map<functors::MomentumExchange<VS>>(f, fluid, downstream_values<VS>(obstacle));
+  return map<functors::MomentumExchange<VS>>(f, fluid, values_along_velocities<VS, +1>(obstacle));
 }
 
 }  // namespace latte::lbm

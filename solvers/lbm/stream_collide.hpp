@@ -34,10 +34,12 @@ constexpr bool is_rest_velocity() {
   return rest;
 }
 
-template <class VS, int I>
-Coordinate upstream(/* -c_I */) {
+// Sign * c_I as a displacement: -c_I is upstream (where population I comes
+// from in the pull scheme), +c_I downstream (where it goes).
+template <class VS, int I, int Sign>
+Coordinate along_velocity() {
   Coordinate d(VS::d);
-  for (int k = 0; k < VS::d; ++k) d[k] = -VS::c[I][k];
+  for (int k = 0; k < VS::d; ++k) d[k] = Sign * VS::c[I][k];
   return d;
 }
 
@@ -45,7 +47,7 @@ Coordinate upstream(/* -c_I */) {
 template <class VS, int I, class F>
 auto streamed(const F& f) {
   if constexpr (is_rest_velocity<VS, I>()) return element<I>(f);
-  else return shift(element<I>(f), upstream<VS, I>());
+  else return shift(element<I>(f), along_velocity<VS, I, -1>());
 }
 
 // All Q streamed populations as one Populations-valued expression.
@@ -57,12 +59,13 @@ auto streamed_populations(const F& f) {
   }(std::make_index_sequence<VS::q>{});
 }
 
-// The boundary values at x - c_i for every i, as one Vec of Q entries.
-template <class VS, class B>
-auto upstream_boundaries(const B& b) {
+// The values of a field at x + Sign * c_i for every i, as one Vec of Q
+// entries (boundary flags upstream, obstacle flags downstream).
+template <class VS, int Sign, class B>
+auto values_along_velocities(const B& b) {
   using Entry = typename B::value_type;
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return pack<Vec<Entry, VS::q, GenericIndex>>(shift(b, upstream<VS, static_cast<int>(I)>())...);
+    return pack<Vec<Entry, VS::q, GenericIndex>>(shift(b, along_velocity<VS, static_cast<int>(I), Sign>())...);
   }(std::make_index_sequence<VS::q>{});
 }
 
@@ -114,7 +117,7 @@ auto stream_collide(const F& f, const K& params) {
 template <class VS, class Model, bool Forced, class F, class B, class K>
 auto stream_collide(const F& f, const B& boundary, const K& params) {
   return map<functors::StreamCollideWalls<VS, Model, Forced>>(streamed_populations<VS>(f), f,
-                                                              upstream_boundaries<VS>(boundary), params);
+                                                              values_along_velocities<VS, -1>(boundary), params);
 }
 
 }  // namespace latte::lbm
