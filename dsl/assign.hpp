@@ -41,7 +41,8 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
   } else {
     const auto node = statement_node(dst, expression);
     if (node.reads_shifted(dst.data())) {
-      Lattice<T, W> result(dst);
+      // Fresh storage; it needs the old values only if op reads them (+=).
+      Lattice<T, W> result = Op::reads_destination ? Lattice<T, W>(dst) : Lattice<T, W>(dst.geometry(), Uninitialized{});
       Backend::assign(result.view(), node, op);
       dst.swap(result);
       return;

@@ -47,6 +47,10 @@ template <class T> T zero_value() {
   return value;
 }
 
+// Tag for a field whose storage is allocated but not yet written: only for a
+// statement about to overwrite every site (copies, fresh results).
+struct Uninitialized {};
+
 template <class E> concept HasExpressionTag = std::remove_cvref_t<E>::is_latte_expression;
 
 template <class T, class Width = DefaultWidth>
@@ -59,13 +63,15 @@ class Lattice {
   static constexpr int site_words = words_v<T>;
   using view_type = FieldView<T, nsimd>;
 
-  explicit Lattice(const Geometry& geometry)
-      : geometry_(geometry),
-        layout_(&geometry.layout(nsimd)),
-        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type)) {
+  explicit Lattice(const Geometry& geometry) : Lattice(geometry, Uninitialized{}) {
     assign(*this, zero, AssignSet{});  // defined contents, first touched in the loops' thread order
   }
-  Lattice(const Lattice& other) : Lattice(other.geometry_) { assign(*this, other, AssignSet{}); }
+  Lattice(const Geometry& geometry, Uninitialized)
+      : geometry_(geometry),
+        layout_(&geometry.layout(nsimd)),
+        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type)) {}
+  // One pass: the copy is the first touch.
+  Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) { assign(*this, other, AssignSet{}); }
   Lattice(Lattice&& other) noexcept = default;
   ~Lattice() = default;
 
