@@ -1,11 +1,26 @@
 #pragma once
-// The one place where the build's backend is chosen. Everything above this
-// header talks to latte::backend::Default; the others stay reachable by name
-// (tests compare the vector and per-lane lowerings in one binary).
+// The one place where the build's backend is chosen (backends/memory.hpp
+// picks the matching field storage). Everything above this header talks to
+// latte::backend::Default; the per-lane simt backend stays reachable by name
+// in every build, so tests compare lowerings in one binary (on the cuda
+// backend: device kernels against the same per-lane code on the host).
 
 #include "backends/simt/simt_backend.hpp"
 
-#if defined(LATTE_BACKEND_SIMT)
+#if defined(LATTE_BACKEND_CUDA)
+#include "backends/cuda/cuda_backend.hpp"
+namespace latte::backend { using Default = Cuda; }
+#elif defined(LATTE_BACKEND_SIMT) && defined(LATTE_EMULATE_DEVICE_MEMORY)
+namespace latte::backend {
+// The simt lowering on the "device" copy of mirrored fields: the CPU test
+// configuration of the cuda backend's memory residency.
+struct SimtOnEmulatedDevice : Simt {
+  static constexpr const char* name = "simt-emulated-device";
+  static constexpr MemorySide memory_side = MemorySide::device;
+};
+using Default = SimtOnEmulatedDevice;
+}  // namespace latte::backend
+#elif defined(LATTE_BACKEND_SIMT)
 namespace latte::backend { using Default = Simt; }
 #else
 #include "backends/cpu/cpu_backend.hpp"

@@ -61,10 +61,10 @@ void hand_written_dslash(Lattice<Spinor<R>, W>& out, const GaugeField<R, W>& gau
     tables[mu][0] = &layout.displacement(unit_displacement(4, mu, +1));
     tables[mu][1] = &layout.displacement(unit_displacement(4, mu, -1));
   }
-  const auto* psi = reinterpret_cast<const Spinor<V>*>(in.data());
-  auto* chi = reinterpret_cast<Spinor<V>*>(out.data());
+  const auto* psi = reinterpret_cast<const Spinor<V>*>(in.host_view().data);
+  auto* chi = reinterpret_cast<Spinor<V>*>(out.host_view(Access::write).data);
   const ColourMatrix<V>* U[4];
-  for (int mu = 0; mu < 4; ++mu) U[mu] = reinterpret_cast<const ColourMatrix<V>*>(gauge[mu].data());
+  for (int mu = 0; mu < 4; ++mu) U[mu] = reinterpret_cast<const ColourMatrix<V>*>(gauge[mu].host_view().data);
 
   parallel_for(layout.outer_volume(), [&](std::int64_t o) {
     Spinor<V> acc;

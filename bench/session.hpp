@@ -21,13 +21,31 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "backends/backend.hpp"
 #include "backends/common/parallel.hpp"
 #include "bench/json_line.hpp"
 #include "bench/machine_load.hpp"
 #include "bench/stream_probe.hpp"
+
+// On the cuda backend the kernels run on the device, so STREAM is measured
+// there (the probe's interleaved passes also flush the device's L2 cache),
+// and the machine-load figures below describe only the host side.
+#if defined(LATTE_BACKEND_CUDA)
+#include "bench/device_stream_probe.hpp"
+namespace latte::bench {
+using BandwidthProbe = DeviceStreamProbe;
+inline std::string device_name() { return cuda::device_facts().name; }
+}  // namespace latte::bench
+#else
+namespace latte::bench {
+using BandwidthProbe = StreamProbe;
+inline std::string device_name() { return ""; }
+}  // namespace latte::bench
+#endif
 
 namespace latte::bench {
 
@@ -57,6 +75,7 @@ class Session {
   template <class Kernel>
   Timing time(Kernel&& kernel) {
     for (int i = 0; i < options_.warmup; ++i) kernel();
+    backend::Default::synchronize();
     const CpuTimes start = read_cpu_times();
     Timing timing;
     timing.seconds = std::numeric_limits<double>::infinity();
@@ -64,8 +83,10 @@ class Session {
       if (options_.interleave)
         timing.stream_triad_gbytes_per_s =
             std::max(timing.stream_triad_gbytes_per_s, probe_.measure(1).triad_gbytes_per_s);
+      backend::Default::synchronize();
       const auto t0 = std::chrono::steady_clock::now();
       kernel();
+      backend::Default::synchronize();  // device statements are asynchronous
       timing.seconds =
           std::min(timing.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
@@ -93,7 +114,7 @@ class Session {
 
     Result triad;
     triad.bench = "stream_triad";
-    triad.backend = "plain-omp";
+    triad.backend = backend::Default::memory_side == MemorySide::device ? "plain-cuda" : "plain-omp";
     triad.precision = "double";
     triad.lattice = {static_cast<int>(best.elements)};
     triad.seconds = best.triad_seconds;
@@ -110,6 +131,7 @@ class Session {
     for (Result& r : results_) {
       if (r.stream_triad_gbytes_per_s <= 0) r.stream_triad_gbytes_per_s = best.triad_gbytes_per_s;
       r.extra["threads"] = host_threads();
+      if (!device_name().empty()) r.extra["device"] = device_name();
       if (!r.extra.contains("repetitions")) r.extra["repetitions"] = options_.repetitions;
       r.extra["timing"] = "best";
       r.extra["stream_interleaved"] = options_.interleave;
@@ -130,7 +152,7 @@ class Session {
   static constexpr double contended_threshold = 0.1;
 
   SessionOptions options_;
-  StreamProbe probe_;
+  BandwidthProbe probe_;
   CpuTimes start_;
   StreamResult before_;
   std::vector<Result> results_;

@@ -1,5 +1,6 @@
 # Install the headers and a CMake package so that another project can write
 #   find_package(latte REQUIRED)  and  target_link_libraries(app latte::latte)
+# (and latte_target(app), which on the cuda backend compiles app's sources with nvcc)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -14,4 +15,5 @@ configure_package_config_file(cmake/latteConfig.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/latteConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/latteConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/latteConfigVersion.cmake
+              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/LatteTargets.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)

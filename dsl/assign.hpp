@@ -34,20 +34,31 @@ auto statement_node(const Lattice<T, W>& dst, const E& expression) {
   return node;
 }
 
+// The destination of a statement, bound for writing where Backend runs.
+template <class Backend, class T, class W, class Op>
+auto destination_view(const Lattice<T, W>& dst, Op) {
+  auto view = dst.node();
+  view.bind(Backend::memory_side, Op::reads_destination ? Access::read_write : Access::write);
+  return view;
+}
+
 template <class Backend = backend::Default, class T, class W, class E, class Op>
 void assign(Lattice<T, W>& dst, const E& expression, Op op) {
   if constexpr (std::is_same_v<E, ZeroTag>) {
     assign<Backend>(dst, Constant<T>{zero_value<T>()}, op);
   } else {
     const auto node = statement_node(dst, expression);
-    if (node.reads_shifted(dst.data())) {
+    if (node.reads_shifted(dst.storage_identity())) {
       // Fresh storage; it needs the old values only if op reads them (+=).
       Lattice<T, W> result = Op::reads_destination ? Lattice<T, W>(dst) : Lattice<T, W>(dst.geometry(), Uninitialized{});
-      Backend::assign(result.view(), node, op);
+      Backend::assign(destination_view<Backend>(result, op), bound_to<Backend>(node), op);
       dst.swap(result);
       return;
     }
-    Backend::assign(dst.view(), node, op);
+    // Operands first: binding the destination for writing marks its other
+    // copies stale, and an operand may be the destination itself.
+    const auto bound = bound_to<Backend>(node);
+    Backend::assign(destination_view<Backend>(dst, op), bound, op);
   }
 }
 
@@ -63,14 +74,16 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
   if (const SiteLayout* layout = reduce_node.layout(); !layout || !layout->same_as(dst.layout()))
     throw GeometryMismatch("Latte: the reduction of a fused statement must be over the destination's lattice " +
                            dst.layout().describe());
-  if (reduce_node.reads_shifted(dst.data()))
+  if (reduce_node.reads_shifted(dst.storage_identity()))
     throw std::invalid_argument("Latte: a fused statement's reduction reads the destination at a neighbour, "
                                 "which is being overwritten; reduce in a separate statement");
-  if (node.reads_shifted(dst.data())) {
+  if (node.reads_shifted(dst.storage_identity())) {
     assign<Backend>(dst, node, op);
-    return Backend::template reduce<SumCombine>(reduce_node);
+    return Backend::template reduce<SumCombine>(bound_to<Backend>(reduce_node));
   }
-  return Backend::template assign_reduce<SumCombine>(dst.view(), node, op, reduce_node);
+  const auto bound = bound_to<Backend>(node);
+  const auto bound_reduction = bound_to<Backend>(reduce_node);
+  return Backend::template assign_reduce<SumCombine>(destination_view<Backend>(dst, op), bound, op, bound_reduction);
 }
 
 }  // namespace latte

@@ -8,6 +8,8 @@
 //   reads(p), reads_shifted(p)       does it read data p (at a neighbour)?
 //   eval(site)                       value at a VectorSite or a LaneSite
 //   prefetch(site)                   request the memory eval(site) will read
+//   bind(side)                       point its field views and shift tables at
+//                                    the memory the backend runs on
 // Nodes hold their operands by value; leaves are views of named fields, so a
 // node never owns field data and never dangles while those fields live.
 
@@ -53,6 +55,7 @@ struct Constant {
   bool reads_shifted(const void*) const { return false; }
 
   template <class Site> LATTE_INLINE void prefetch(const Site&) const {}
+  void bind(MemorySide) {}
 
   // Broadcast into the statement's precision and leaf type.
   template <class Site>
@@ -65,7 +68,7 @@ struct Constant {
 // Operands held lazily by a node. A temporary field would dangle, so it is
 // refused at compile time; name it first.
 template <class T, class W>
-auto to_node(const Lattice<T, W>& field) { return field.view(); }
+auto to_node(const Lattice<T, W>& field) { return field.node(); }
 template <class T, class W>
 auto to_node(Lattice<T, W>&&) {
   static_assert(sizeof(T) == 0,
@@ -78,9 +81,16 @@ template <ConstantOperand S> Constant<std::remove_cvref_t<S>> to_node(const S& s
 // Operands of a statement that is evaluated at once (assignment, reduction):
 // temporaries are fine there.
 template <class T, class W>
-auto as_node(const Lattice<T, W>& field) { return field.view(); }
+auto as_node(const Lattice<T, W>& field) { return field.node(); }
 template <Expression E> E as_node(const E& e) { return e; }
 template <ConstantOperand S> Constant<std::remove_cvref_t<S>> as_node(const S& s) { return {s}; }
+
+// The node of a statement, bound to the memory side where Backend runs it.
+template <class Backend, class E>
+E bound_to(E node) {
+  node.bind(Backend::memory_side);
+  return node;
+}
 
 template <class T> using node_t = decltype(to_node(std::declval<const std::remove_cvref_t<T>&>()));
 

@@ -49,6 +49,7 @@ struct Map {
   LATTE_INLINE void prefetch(const Site& s) const {
     prefetch_impl(s, std::index_sequence_for<Args...>{});
   }
+  void bind(MemorySide side) { bind_impl(side, std::index_sequence_for<Args...>{}); }
 
  private:
   template <class Site, std::size_t... I>
@@ -58,6 +59,9 @@ struct Map {
   template <class Site, std::size_t... I>
   LATTE_INLINE void prefetch_impl(const Site& s, std::index_sequence<I...>) const {
     (slot<I>(operands).prefetch(s), ...);
+  }
+  template <std::size_t... I> void bind_impl(MemorySide side, std::index_sequence<I...>) {
+    (static_cast<OperandSlot<I, Args>&>(operands).value.bind(side), ...);
   }
   template <class P> bool any(P predicate) const {
     return any_impl(predicate, std::index_sequence_for<Args...>{});

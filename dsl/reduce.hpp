@@ -20,7 +20,7 @@ auto reduce(const E& expression) {
   const auto node = as_node(expression);
   static_assert(!std::is_void_v<typename std::remove_cvref_t<decltype(node)>::real_type>,
                 "Latte: a reduction needs at least one field in its expression");
-  return Backend::template reduce<Combine>(node);
+  return Backend::template reduce<Combine>(bound_to<Backend>(node));
 }
 
 template <class Backend = backend::Default, FieldOperand E>
@@ -29,14 +29,14 @@ auto sum(const E& e) { return reduce<SumCombine, Backend>(e); }
 template <class Backend = backend::Default, FieldOperand E>
 double norm2(const E& e) {
   const auto node = as_node(e);
-  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, decltype(node)>(node));
+  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, std::remove_const_t<decltype(node)>>(node));
 }
 
 template <class Backend = backend::Default, FieldOperand A, FieldOperand B>
 auto innerProduct(const A& a, const B& b) {
   const auto na = as_node(a);
   const auto nb = as_node(b);
-  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, decltype(na), decltype(nb)>(na, nb));
+  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, std::remove_const_t<decltype(na)>, std::remove_const_t<decltype(nb)>>(na, nb));
 }
 
 template <class Backend = backend::Default, FieldOperand E>

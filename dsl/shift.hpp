@@ -24,12 +24,18 @@ struct Shift {
 
   E operand;
   DisplacementView table;
+  const DisplacementTable* source;  // host tables, owned by the layout
 
   Shift(const E& e, const Coordinate& displacement) : operand(e) {
     const SiteLayout* layout = e.layout();
     if (!layout) throw std::invalid_argument("Latte: shift of an expression without fields has no lattice");
-    const DisplacementTable& t = layout->displacement(displacement);
-    table = {t.neighbour.data(), t.permutation.data(), t.lane_sources.data(), t.nsimd};
+    source = &layout->displacement(displacement);
+    table = source->host_view();
+  }
+
+  void bind(MemorySide side) {
+    operand.bind(side);
+    table = FieldMemory::table_view(*source, side);
   }
 
   const SiteLayout* layout() const { return operand.layout(); }

@@ -120,7 +120,7 @@ int run(const Options& opt) {
   Sim::VectorField u_init(g);
   {
     auto fill = [&](Lattice<double>& field, auto value) {
-      const auto view = field.view();
+      const auto view = field.host_view(Access::write);
       for_each_site(field.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
         view.store(LaneSite<double>{o, l}, value(x) ? 1.0 : 0.0);
       });
@@ -128,7 +128,7 @@ int run(const Options& opt) {
     fill(cylinder, in_cylinder);
     fill(inlet, [&](const Coordinate& x) { return x[0] == 0 && x[1] < h; });
     fill(outlet, [&](const Coordinate& x) { return x[0] == nx - 1 && x[1] < h; });
-    const auto view = u_init.view();
+    const auto view = u_init.host_view(Access::write);
     for_each_site(u_init.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
       const double y = x[1] + 0.5;  // distance from the lower wall
       RealVector<double, 2> u;

@@ -6,21 +6,13 @@
 // virtual-node boundary and need no permute at all.
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "backends/config.hpp"
 
 namespace latte {
-
-struct DisplacementTable {
-  std::vector<std::int32_t> neighbour;     // per outer site
-  std::vector<std::uint8_t> permutation;   // per outer site, index into the lane maps
-  std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]
-  int nsimd = 1;
-
-  int permutations() const { return static_cast<int>(lane_sources.size()) / nsimd; }
-  const std::int32_t* lane_map(int p) const { return lane_sources.data() + static_cast<std::size_t>(p) * nsimd; }
-};
 
 // A kernel-side view of a table: three raw pointers, trivially copyable.
 struct DisplacementView {
@@ -30,6 +22,23 @@ struct DisplacementView {
   int nsimd;
 
   LATTE_INLINE const std::int32_t* lane_map(int p) const { return lane_sources + p * nsimd; }
+};
+
+struct DisplacementTable {
+  std::vector<std::int32_t> neighbour;     // per outer site
+  std::vector<std::uint8_t> permutation;   // per outer site, index into the lane maps
+  std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]
+  int nsimd = 1;
+
+  // A copy in accelerator memory, made by the backend that needs one the
+  // first time a statement uses this table there, and freed with the table.
+  mutable std::once_flag device_copy_once;
+  mutable std::shared_ptr<void> device_copy;
+  mutable DisplacementView device_view{};
+
+  int permutations() const { return static_cast<int>(lane_sources.size()) / nsimd; }
+  const std::int32_t* lane_map(int p) const { return lane_sources.data() + static_cast<std::size_t>(p) * nsimd; }
+  DisplacementView host_view() const { return {neighbour.data(), permutation.data(), lane_sources.data(), nsimd}; }
 };
 
 }  // namespace latte

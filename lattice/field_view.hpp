@@ -15,6 +15,8 @@
 #include <type_traits>
 
 #include "backends/config.hpp"
+#include "backends/memory.hpp"
+#include "lattice/memory_side.hpp"
 #include "lattice/simd_layout.hpp"
 #include "lattice/site_index.hpp"
 #include "lattice/tensor.hpp"
@@ -32,11 +34,17 @@ struct FieldView {
 
   real_type* data;
   const SiteLayout* site_layout;
-  const void* storage;  // the whole field's data: what aliasing checks compare
+  FieldMemory* memory;  // the whole field's storage: what binding and aliasing checks use
+  int offset;           // reals from the start of a record to this view's first one
 
   const SiteLayout* layout() const { return site_layout; }
-  bool reads(const void* p) const { return storage == p; }
+  bool reads(const void* p) const { return memory == p; }
   bool reads_shifted(const void*) const { return false; }
+
+  // Point data at the field's copy on `side`, bringing it up to date there.
+  void bind(MemorySide side, Access access = Access::read) {
+    if (memory) data = static_cast<real_type*>(memory->data(side, access)) + offset;
+  }
 
   template <class S>
   LATTE_INLINE decltype(auto) eval(const S& s) const { return load(s); }

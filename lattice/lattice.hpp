@@ -7,10 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <utility>
 
-#include "lattice/aligned_buffer.hpp"
+#include "backends/memory.hpp"
 #include "lattice/field_view.hpp"
 #include "lattice/geometry.hpp"
 #include "lattice/simd_width.hpp"
@@ -69,7 +70,9 @@ class Lattice {
   Lattice(const Geometry& geometry, Uninitialized)
       : geometry_(geometry),
         layout_(&geometry.layout(nsimd)),
-        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type)) {}
+        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type),
+                 "a field of " + std::to_string(site_words) + (sizeof(real_type) == 8 ? " doubles" : " floats") +
+                     " per site on " + layout_->describe()) {}
   // One pass: the copy is the first touch.
   Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) { assign(*this, other, AssignSet{}); }
   Lattice(Lattice&& other) noexcept = default;
@@ -97,9 +100,23 @@ class Lattice {
   std::int64_t volume() const { return layout_->volume(); }
   std::size_t bytes() const { return storage_.bytes(); }
 
-  real_type* data() { return static_cast<real_type*>(storage_.data()); }
-  const real_type* data() const { return static_cast<const real_type*>(storage_.data()); }
-  view_type view() const { return {static_cast<real_type*>(storage_.data()), layout_, storage_.data()}; }
+  // The field as an expression leaf, not yet bound to a memory side: the
+  // statement that evaluates it binds it (FieldView::bind).
+  view_type node() const { return {nullptr, layout_, &storage_, 0}; }
+
+  // The field's data on the host, for host-side loops over sites (I/O,
+  // initialisation, peek/poke). Ask for the access you need: read brings the
+  // newest values to the host; write promises to overwrite every site;
+  // read_write for anything else. On a device backend, a writing view makes
+  // the device copy stale until the next statement moves it back.
+  view_type host_view(Access access = Access::read) const {
+    view_type view = node();
+    view.bind(MemorySide::host, access);
+    return view;
+  }
+
+  // The identity that statements' aliasing checks compare with.
+  const void* storage_identity() const { return &storage_; }
 
   // Exchange contents with another field of the same geometry (O(1)); used
   // by two-lattice schemes and by statements that must not write a field they
@@ -114,7 +131,7 @@ class Lattice {
  private:
   Geometry geometry_;
   const SiteLayout* layout_;
-  AlignedBuffer storage_;
+  mutable FieldMemory storage_;  // const fields still move between memory sides
 };
 
 template <class T> struct is_lattice : std::false_type {};

@@ -17,12 +17,12 @@ LaneSite<real_of_t<T>> site_of(const Lattice<T, W>& field, const Coordinate& x, 
 
 template <class T, class W>
 T peek(const Lattice<T, W>& field, const Coordinate& x) {
-  return field.view().load(site_of(field, x, "peek"));
+  return field.host_view(Access::read).load(site_of(field, x, "peek"));
 }
 
 template <class T, class W>
 void poke(Lattice<T, W>& field, const Coordinate& x, const T& value) {
-  field.view().store(site_of(field, x, "poke"), value);
+  field.host_view(Access::read_write).store(site_of(field, x, "poke"), value);
 }
 
 }  // namespace latte

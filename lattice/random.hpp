@@ -77,7 +77,7 @@ class ParallelRng {
   void fill(Lattice<T, W>& field, Generate&& generate) {
     const std::uint32_t stream = next_stream_++;
     const Geometry& geometry = field.geometry();
-    const auto view = field.view();
+    const auto view = field.host_view(Access::write);
     for_each_site(field.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
       SiteRandomStream random(seed_, static_cast<std::uint64_t>(geometry.global_index(x)), stream);
       view.store(LaneSite<real_of_t<T>>{o, l}, generate(random));

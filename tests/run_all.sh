@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
 # Build and run the whole test suite, once per configuration.
-# Default: the native CPU build and the simt (per-lane) build. Choose others
-# with LATTE_TEST_CONFIGS, e.g. "native scalar avx2 avx512 simt".
+# Default: the native CPU build, the simt (per-lane) build, the simt build on
+# emulated device memory (simt-device: the cuda backend's residency tracking,
+# checked on the CPU) and, where nvcc is installed (/usr/local/cuda), the cuda
+# build. Choose others with LATTE_TEST_CONFIGS, e.g.
+# "native scalar avx2 avx512 simt simt-device cuda".
+# The cuda build's tests need an NVIDIA GPU: without one it is compiled only.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/cmake/install_debian_packages.sh"
 
-configs=${LATTE_TEST_CONFIGS:-"native simt"}
+nvcc=${CMAKE_CUDA_COMPILER:-/usr/local/cuda/bin/nvcc}
+default_configs="native simt simt-device"
+if [ -x "$nvcc" ]; then
+  default_configs="$default_configs cuda"
+else
+  echo "=== Latte tests: no CUDA compiler at $nvcc, the cuda configuration is not built ==="
+fi
+configs=${LATTE_TEST_CONFIGS:-$default_configs}
 jobs=${LATTE_JOBS:-$(nproc)}
 
 for config in $configs; do
   case "$config" in
     simt) options=(-DLATTE_BACKEND=simt -DLATTE_SIMD=native) ;;
+    simt-device) options=(-DLATTE_BACKEND=simt -DLATTE_SIMD=native -DLATTE_EMULATE_DEVICE_MEMORY=ON) ;;
+    cuda) options=(-DLATTE_BACKEND=cuda -DCMAKE_CUDA_COMPILER="$nvcc") ;;
     native | scalar | avx2 | avx512 | sse2) options=(-DLATTE_BACKEND=cpu -DLATTE_SIMD="$config") ;;
     *) echo "unknown test configuration '$config'" >&2; exit 2 ;;
   esac
@@ -19,6 +32,10 @@ for config in $configs; do
   echo "=== Latte tests: configuration '$config' (${options[*]}) ==="
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
   cmake --build "$build" -j "$jobs"
+  if [ "$config" = cuda ] && ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "=== Latte tests: configuration 'cuda' compiled; no NVIDIA GPU here, so its tests (label gpu) are not run ==="
+    continue
+  fi
   # Tests run side by side, each with its own OpenMP threads: let idle
   # threads sleep rather than spin, or they steal the cores the others need.
   (cd "$build" && OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} ctest --output-on-failure -j "$jobs")

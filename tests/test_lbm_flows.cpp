@@ -114,7 +114,7 @@ void expect_taylor_green(double tau, int n) {
   fill_coordinate(x, 0);
   fill_coordinate(y, 1);
   // The mode shape, filled on the host (the DSL has no cos).
-  const auto view = mode.view();
+  const auto view = mode.host_view(Access::write);
   for_each_site(mode.layout(), [&](std::int64_t o, int l, const Coordinate& c) {
     RealVector<double, 2> m;
     m.v[0] = -std::cos(k * c[0]) * std::sin(k * c[1]);
@@ -122,7 +122,7 @@ void expect_taylor_green(double tau, int n) {
     view.store(LaneSite<double>{o, l}, m);
   });
   Lattice<double, VectorWidth> cos2(g);
-  const auto cview = cos2.view();
+  const auto cview = cos2.host_view(Access::write);
   for_each_site(cos2.layout(), [&](std::int64_t o, int l, const Coordinate& c) {
     cview.store(LaneSite<double>{o, l}, std::cos(2 * k * c[0]) + std::cos(2 * k * c[1]));
   });

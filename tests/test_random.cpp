@@ -51,7 +51,9 @@ template <class T, class W>
 std::int64_t equal_reals(const Lattice<T, W>& a, const Lattice<T, W>& b) {
   std::int64_t count = 0;
   const std::int64_t n = a.outer_volume() * Lattice<T, W>::site_words * Lattice<T, W>::nsimd;
-  for (std::int64_t i = 0; i < n; ++i) count += a.data()[i] == b.data()[i];
+  const auto* x = a.host_view().data;
+  const auto* y = b.host_view().data;
+  for (std::int64_t i = 0; i < n; ++i) count += x[i] == y[i];
   return count;
 }
 

@@ -12,12 +12,15 @@
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/memory_side.hpp"
 #include "lattice/site_index.hpp"
 
 namespace latte::backend {
 
 struct Cpu {
   static constexpr const char* name = "cpu";
+  static constexpr MemorySide memory_side = MemorySide::host;
+  static void synchronize() {}  // statements are done when assign returns
 
   // Software prefetch, one outer site ahead, of everything a statement reads
   // there (through its shifts) and the destination it writes. It pays off

@@ -10,11 +10,14 @@
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/memory_side.hpp"
 
 namespace latte::backend {
 
 struct Simt {
   static constexpr const char* name = "simt";
+  static constexpr MemorySide memory_side = MemorySide::host;
+  static void synchronize() {}  // statements are done when assign returns
 
   template <class T, int N, class E, class Op>
   static void assign(const FieldView<T, N>& dst, const E& e, Op op) {

@@ -23,7 +23,7 @@ using BoundaryField = Lattice<RealVector<R, D + 1>, W>;
 template <class R, int N, class W, class Solid, class WallVelocity>
 void mark_solid(Lattice<Vec<R, N, GenericIndex>, W>& b, Solid solid, WallVelocity wall_velocity) {
   constexpr int D = N - 1;
-  const auto view = b.view();
+  const auto view = b.host_view(Access::read_write);
   for_each_site(b.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
     if (!solid(x)) return;
     RealVector<R, N> value;

@@ -71,7 +71,7 @@ void write_checkpoint(const Sim& sim, const std::string& path) {
   constexpr int Q = Sim::Q;
   const auto header = detail::checkpoint_header(sim, sim.time());
   std::vector<R> data(static_cast<std::size_t>(sim.geometry().volume()) * Q);
-  const auto view = sim.populations().view();
+  const auto view = sim.populations().host_view(Access::read);
   const Geometry& g = sim.geometry();
   for_each_site(sim.populations().layout(), [&](std::int64_t o, int l, const Coordinate& x) {
     const auto f = view.load(LaneSite<R>{o, l});
@@ -121,7 +121,7 @@ void read_checkpoint(Sim& sim, const std::string& path) {
   hash.add(header.data(), header.size());
   hash.add(data.data(), data.size() * sizeof(R));
   if (hash.value() != stored) throw std::runtime_error("lbm: checkpoint " + path + " fails its checksum (corrupt)");
-  const auto view = sim.populations().view();
+  const auto view = sim.populations().host_view(Access::write);
   const Geometry& g = sim.geometry();
   for_each_site(sim.populations().layout(), [&](std::int64_t o, int l, const Coordinate& x) {
     Populations<R, Q> f;

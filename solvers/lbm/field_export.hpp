@@ -15,7 +15,7 @@ template <class T, class W>
 std::vector<double> gather_component(const Lattice<T, W>& field, int component = 0) {
   using R = real_of_t<T>;
   std::vector<double> out(static_cast<std::size_t>(field.volume()));
-  const auto view = field.view();
+  const auto view = field.host_view(Access::read);
   const Geometry& g = field.geometry();
   for_each_site(field.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
     const T value = view.load(LaneSite<R>{o, l});

@@ -25,7 +25,7 @@ class TaylorGreen {
   explicit TaylorGreen(const Geometry& g) : mode_(g), k_(2 * std::numbers::pi / g.dims()[0]) {
     if (g.dimensions() != 2 || g.dims()[0] != g.dims()[1])
       throw std::invalid_argument("lbm: the Taylor-Green vortex needs a square 2-D lattice");
-    const auto view = mode_.view();
+    const auto view = mode_.host_view(Access::write);
     using R = typename Sim::real_type;
     for_each_site(mode_.layout(), [&](std::int64_t o, int l, const Coordinate& c) {
       RealVector<R, 2> m;
@@ -40,7 +40,7 @@ class TaylorGreen {
   void initialise(Sim& sim, double u0) const {
     const Geometry& g = mode_.geometry();
     ScalarField rho(g);
-    const auto view = rho.view();
+    const auto view = rho.host_view(Access::write);
     using R = typename Sim::real_type;
     for_each_site(rho.layout(), [&](std::int64_t o, int l, const Coordinate& c) {
       const double cos2 = std::cos(2 * k_ * c[0]) + std::cos(2 * k_ * c[1]);

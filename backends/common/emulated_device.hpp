@@ -1,0 +1,36 @@
+#pragma once
+// "Device" memory that is a second host buffer, for MirroredMemory in the
+// simt backend's emulated-device configuration (LATTE_EMULATE_DEVICE_MEMORY):
+// statements run on one copy, host code on the other, and every copy between
+// them goes through the residency bookkeeping the CUDA backend uses. A
+// statement that forgot to bind a field, or host code that took the wrong
+// access, then computes with stale data and the CPU test suite sees it.
+
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "lattice/aligned_buffer.hpp"
+
+namespace latte {
+
+struct EmulatedDevice {
+  static void* allocate(std::size_t bytes, const std::string&) {
+    void* p = ::operator new(bytes, std::align_val_t{AlignedBuffer::alignment});
+    // Fresh device memory holds garbage, not zeros: make reading it visible.
+    std::memset(p, 0xff, bytes);
+    return p;
+  }
+  static void release(void* p) noexcept {
+    if (p) ::operator delete(p, std::align_val_t{AlignedBuffer::alignment});
+  }
+  static void copy_to_device(void* to, const void* from, std::size_t bytes, const std::string&) {
+    std::memcpy(to, from, bytes);
+  }
+  static void copy_to_host(void* to, const void* from, std::size_t bytes, const std::string&) {
+    std::memcpy(to, from, bytes);
+  }
+};
+
+}  // namespace latte

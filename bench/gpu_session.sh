@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# One batch on a machine with an NVIDIA GPU, for a cuda build made elsewhere
+# and copied here: the whole CTest suite (label gpu), then the triad, axpy,
+# Dslash and lattice-Boltzmann benchmarks. Logs and JSON lines go to
+# ${OUT:-.}/. Usage: bash bench/gpu_session.sh <build-dir> [tests|bench|all]
+set -uo pipefail
+build=$(cd "$1" && pwd)
+what=${2:-all}
+out=${OUT:-.}
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee "$out/gpu.txt"
+
+if [ "$what" != bench ]; then
+  (cd "$build" && ctest -j 12 --timeout 300 -L gpu 2>&1 | tee "$out/ctest.log" | grep -Ev "^ +Start|Passed" )
+fi
+if [ "$what" != tests ]; then
+  {
+    "$build/bench/bench_axpy" -L 48 48 48 48 -r 20
+    "$build/bench/bench_wilson" -L 8 16 24 32 40 -r 20
+    "$build/bench/bench_lbm" -r 20
+  } 2>&1 | tee "$out/bench.jsonl" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    try: j = json.loads(line)
+    except Exception: print(line.rstrip()); continue
+    print(j["bench"], j["precision"], j["lattice"], "GB/s %.0f" % j["gbytes_per_s"], "triad %.0f" % j["stream_triad_gbytes_per_s"], "fraction %.3f" % j["fraction_of_stream"])'
+fi
