@@ -84,14 +84,11 @@ class DeviceStreamProbe {
       if (a != expected_a_ || c != expected_c_)
         throw std::runtime_error("device stream probe: wrong values at element " + std::to_string(i));
     }
-    const StreamResult result = make_result(best_copy, best_triad, repetitions);
-    best_copy_ = std::min(best_copy_, best_copy);
-    best_triad_ = std::min(best_triad_, best_triad);
-    repetitions_ += repetitions;
-    return result;
+    best_.add(best_copy, best_triad, repetitions);
+    return stream_result(options_.elements, best_copy, best_triad, repetitions, 0);
   }
   StreamResult measure() { return measure(options_.repetitions); }
-  StreamResult best() const { return make_result(best_copy_, best_triad_, repetitions_); }
+  StreamResult best() const { return stream_result(options_.elements, best_.copy, best_.triad, best_.repetitions, 0); }
   const StreamOptions& options() const { return options_; }
 
  private:
@@ -110,26 +107,11 @@ class DeviceStreamProbe {
     return milliseconds * 1e-3;
   }
 
-  StreamResult make_result(double copy_seconds, double triad_seconds, int repetitions) const {
-    const double n = static_cast<double>(options_.elements);
-    StreamResult result;
-    result.copy_gbytes_per_s = 16.0 * n / copy_seconds * 1e-9;
-    result.triad_gbytes_per_s = 24.0 * n / triad_seconds * 1e-9;
-    result.copy_seconds = copy_seconds;
-    result.triad_seconds = triad_seconds;
-    result.elements = options_.elements;
-    result.repetitions = repetitions;
-    result.threads = 0;
-    return result;
-  }
-
   StreamOptions options_;
   double *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
   cudaEvent_t start_{}, stop_{};
   double expected_a_ = 1.0, expected_c_ = 0.0;
-  double best_copy_ = std::numeric_limits<double>::infinity();
-  double best_triad_ = std::numeric_limits<double>::infinity();
-  int repetitions_ = 0;
+  BestPasses best_;
 };
 
 }  // namespace latte::bench

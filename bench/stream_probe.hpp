@@ -48,6 +48,33 @@ struct StreamResult {
   int threads = 1;
 };
 
+// STREAM's byte counts: copy 16 B and triad 24 B per element.
+inline StreamResult stream_result(std::size_t elements, double copy_seconds, double triad_seconds, int repetitions,
+                                  int threads) {
+  const double n = static_cast<double>(elements);
+  StreamResult result;
+  result.copy_gbytes_per_s = 16.0 * n / copy_seconds * 1e-9;
+  result.triad_gbytes_per_s = 24.0 * n / triad_seconds * 1e-9;
+  result.copy_seconds = copy_seconds;
+  result.triad_seconds = triad_seconds;
+  result.elements = elements;
+  result.repetitions = repetitions;
+  result.threads = threads;
+  return result;
+}
+
+// The best copy and triad passes over a probe's life.
+struct BestPasses {
+  double copy = std::numeric_limits<double>::infinity();
+  double triad = std::numeric_limits<double>::infinity();
+  int repetitions = 0;
+  void add(double copy_seconds, double triad_seconds, int passes) {
+    copy = std::min(copy, copy_seconds);
+    triad = std::min(triad, triad_seconds);
+    repetitions += passes;
+  }
+};
+
 namespace detail {
 
 // One probe array. Its own allocation (not latte::AlignedBuffer) so that the
@@ -142,16 +169,13 @@ class StreamProbe {
       if (a[i] != expected_a_ || c[i] != expected_c_ || b[i] != 1.0)
         throw std::runtime_error("stream_probe: wrong values at element " + std::to_string(i));
 
-    const StreamResult result = make_result(best_copy, best_triad, repetitions);
-    best_copy_ = std::min(best_copy_, best_copy);
-    best_triad_ = std::min(best_triad_, best_triad);
-    repetitions_ += repetitions;
-    return result;
+    best_.add(best_copy, best_triad, repetitions);
+    return make_result(best_copy, best_triad, repetitions);
   }
   StreamResult measure() { return measure(options_.repetitions); }
 
   // The best passes over every measure() call so far.
-  StreamResult best() const { return make_result(best_copy_, best_triad_, repetitions_); }
+  StreamResult best() const { return make_result(best_.copy, best_.triad, best_.repetitions); }
   const StreamOptions& options() const { return options_; }
 
  private:
@@ -167,24 +191,13 @@ class StreamProbe {
   }
 
   StreamResult make_result(double copy_seconds, double triad_seconds, int repetitions) const {
-    const double n = static_cast<double>(options_.elements);
-    StreamResult result;
-    result.copy_gbytes_per_s = 16.0 * n / copy_seconds * 1e-9;
-    result.triad_gbytes_per_s = 24.0 * n / triad_seconds * 1e-9;
-    result.copy_seconds = copy_seconds;
-    result.triad_seconds = triad_seconds;
-    result.elements = options_.elements;
-    result.repetitions = repetitions;
-    result.threads = detail::probe_threads();
-    return result;
+    return stream_result(options_.elements, copy_seconds, triad_seconds, repetitions, detail::probe_threads());
   }
 
   StreamOptions options_;
   detail::ProbeArray a_, b_, c_;
   double expected_a_ = 1.0, expected_c_ = 0.0;
-  double best_copy_ = std::numeric_limits<double>::infinity();
-  double best_triad_ = std::numeric_limits<double>::infinity();
-  int repetitions_ = 0;
+  BestPasses best_;
 };
 
 // One-shot probe: allocate, first-touch, best of options.repetitions passes.
