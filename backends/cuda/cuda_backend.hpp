@@ -30,8 +30,8 @@ struct Cuda {
   static void assign(const FieldView<T, N>& dst, const E& e, Op op) {
     const std::int64_t threads = dst.site_layout->outer_volume() * N;
     static const cuda::LaunchShape shape = cuda::launch_shape(cuda::assign_kernel<T, N, E, Op>);
-    const std::int64_t blocks = (threads + shape.block - 1) / shape.block;
-    cuda::assign_kernel<T, N, E, Op><<<static_cast<unsigned>(blocks), shape.block>>>(dst, e, op, threads);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, threads);
+    cuda::assign_kernel<T, N, E, Op><<<grid.blocks, grid.block>>>(dst, e, op, threads);
     cuda::after_launch(&cuda::describe_assign<T, E, Op>);
   }
 
