@@ -26,7 +26,4 @@ set(LATTE_CUDA_VECTOR_BYTES 64 CACHE STRING "CUDA backend: bytes per virtual-nod
 
 set(LATTE_SIMD_BYTES ${LATTE_CUDA_VECTOR_BYTES})
 set(LATTE_SIMD_FLAGS "")
-set(LATTE_CUDA_FLAGS -std=c++20 --expt-relaxed-constexpr --extended-lambda -Xcompiler=-fopenmp
-    # Large fused statements inline thousands of lines; nvcc's warnings on
-    # host/device annotations of defaulted members are noise.
-    -diag-suppress=20012,20011,20014)
+set(LATTE_CUDA_FLAGS -std=c++20 --expt-relaxed-constexpr --extended-lambda -Xcompiler=-fopenmp)

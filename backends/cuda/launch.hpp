@@ -60,9 +60,11 @@ LaunchShape launch_shape(Kernel kernel, std::size_t shared_bytes_per_thread = 0)
   if (shared_bytes_per_thread == 0) {
     check(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, 0), "choosing a block size");
   } else {
-    // Reductions keep one partial result per thread in shared memory.
+    // Reductions keep one partial result per thread in shared memory, which
+    // must stay within the 48 KiB a block gets without opting in to more: a
+    // sum of 12 x 12 complex matrices (2304 bytes) gets blocks of 8.
     block = 256;
-    while (block > 32 && static_cast<std::size_t>(block) * shared_bytes_per_thread > 32 * 1024) block /= 2;
+    while (block > 1 && static_cast<std::size_t>(block) * shared_bytes_per_thread > 32 * 1024) block /= 2;
   }
   const int forced = block_size_override();
   if (forced > 0) block = forced;
