@@ -16,7 +16,7 @@ if [ "$what" != tests ]; then
   {
     "$build/bench/bench_axpy" -L 48 48 48 48 -r 20
     "$build/bench/bench_wilson" -L 8 16 24 32 40 -r 20
-    "$build/bench/bench_lbm" -r 20
+    "$build/bench/bench_lbm" -r 20 --d2q9 4096 4096 --d3q19 256 256 256
   } 2>&1 | tee "$out/bench.jsonl" | python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Build the cuda configuration here and pack what a GPU machine needs to run
+# its tests and benchmarks (bench/gpu_session.sh) into .gpu/ beside the
+# repository root: the build tree without object files, and the shared
+# libraries the binaries link that a bare CUDA image may lack.
+# On the GPU machine, from the repository root:
+#   mkdir -p /work && ln -sfn "$PWD" /work/main   # CTest files hold absolute paths (only if the root differs)
+#   tar -xzf .gpu/build-cuda.tar.gz && export LD_LIBRARY_PATH=$PWD/.gpu/lib
+#   bash bench/gpu_session.sh build-cuda all
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DLATTE_BACKEND=cuda >/dev/null
+cmake --build build-cuda -j "$(nproc)"
+rm -rf .gpu && mkdir -p .gpu/lib
+tar --exclude='*.o' --exclude='*.o.d' -czf .gpu/build-cuda.tar.gz build-cuda
+for binary in build-cuda/tests/test_wilson build-cuda/examples/lbm_cavity; do
+  ldd "$binary" | awk '/libgomp|libcudart|libpng/ {print $3}'
+done | sort -u | while read -r library; do cp -L -n "$library" .gpu/lib/; done
+du -sh .gpu
