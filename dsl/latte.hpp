@@ -7,6 +7,7 @@
 #include "dsl/functions.hpp"
 #include "dsl/map.hpp"
 #include "dsl/operators.hpp"
+#include "dsl/precision_cast.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/shift.hpp"
 #include "dsl/spin.hpp"

@@ -2,6 +2,9 @@
 // field with conjugate gradient on the normal equations, all in Latte's DSL.
 //
 //   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
+//
+// --precision mixed solves in double with single-precision corrections
+// (defect correction, solvers/qcd/wilson_solve_mixed.hpp).
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +13,7 @@
 
 #include "solvers/qcd/gauge_observables.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/qcd/wilson_solve_mixed.hpp"
 
 using namespace latte;
 
@@ -40,9 +44,15 @@ int run(const Options& options) {
   std::printf("backend %s, %d SIMD lanes, %d threads\n", backend::Default::name, Lattice<R>::nsimd, host_threads());
   std::printf("average plaquette %.12f\n", average_plaquette(U));
   try {
-    const SolverReport report = solve_wilson(M, x, b, SolverControl{options.tolerance, options.max_iterations});
+    const SolverControl control{options.tolerance, options.max_iterations};
+    SolverReport report;
+    if constexpr (std::is_same_v<R, double> && mixed_precision_available<DefaultWidth>) {
+      report = options.precision == "mixed" ? solve_wilson_mixed(M, x, b, control) : solve_wilson(M, x, b, control);
+    } else {
+      report = solve_wilson(M, x, b, control);
+    }
     if (options.history) {
-      std::printf("%10s %24s\n", "iteration", "|r| / |b| (normal eq.)");
+      std::printf("%10s %24s\n", "iteration", options.precision == "mixed" ? "|r| / |r0| (each cycle)" : "|r| / |b| (normal eq.)");
       for (std::size_t k = 0; k < report.residual_history.size(); ++k)
         std::printf("%10zu %24.6e\n", k + 1, report.residual_history[k]);
     }
@@ -66,10 +76,13 @@ int main(int argc, char** argv) {
   app.add_option("--tolerance", options.tolerance, "relative true residual |b - M x| / |b|")->check(CLI::PositiveNumber);
   app.add_option("--seed", options.seed, "random seed of gauge field and source");
   app.add_option("--max-iterations", options.max_iterations, "CG iteration limit")->check(CLI::PositiveNumber);
-  app.add_option("--precision", options.precision, "double or single")->check(CLI::IsMember({"double", "single"}));
+  app.add_option("--precision", options.precision, "double, single or mixed (double solution, single-precision inner solves)")
+      ->check(CLI::IsMember({"double", "single", "mixed"}));
   app.add_flag("!--no-history", options.history, "do not print the residual history");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (options.precision == "mixed" && !mixed_precision_available<DefaultWidth>)
+      throw std::invalid_argument("--precision mixed needs a float vector of half this build's SIMD width (not SSE2)");
     return options.precision == "single" ? run<float>(options) : run<double>(options);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());

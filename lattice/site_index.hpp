@@ -18,6 +18,7 @@ struct VectorSite {
   static constexpr bool is_vector = true;
   using leaf_type = Vector;
   using real_type = Real;
+  using ops_type = VectorOps;
   std::int64_t outer;
 
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }

@@ -6,6 +6,7 @@
 // store/gather/load otherwise.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <immintrin.h>
 
@@ -15,6 +16,38 @@
 namespace latte::backend::cpu {
 
 struct VectorOps {
+  // The vector of N lanes of another precision (precision_cast), and the
+  // lane-wise conversion to it.
+  template <class Real, int N> using vector_for = vector_t<Real, N>;
+  template <class To, class From>
+  LATTE_INLINE static To convert(const From& x) {
+    if constexpr (std::is_arithmetic_v<From>) {
+      return static_cast<To>(x);
+    } else {
+      using ToReal = typename To::value_type;
+      using FromReal = typename From::value_type;
+      constexpr int lanes = From::size;
+      static_assert(To::size == lanes, "a precision conversion keeps the lane count");
+#if defined(__AVX512F__)
+      if constexpr (std::is_same_v<FromReal, double> && std::is_same_v<ToReal, float> && lanes == 8)
+        return To(_mm512_cvtpd_ps(x));
+      if constexpr (std::is_same_v<FromReal, float> && std::is_same_v<ToReal, double> && lanes == 8)
+        return To(_mm512_cvtps_pd(x));
+#endif
+#if defined(__AVX__)
+      if constexpr (std::is_same_v<FromReal, double> && std::is_same_v<ToReal, float> && lanes == 4)
+        return To(_mm256_cvtpd_ps(x));
+      if constexpr (std::is_same_v<FromReal, float> && std::is_same_v<ToReal, double> && lanes == 4)
+        return To(_mm256_cvtps_pd(x));
+#endif
+      alignas(64) FromReal in[lanes];
+      alignas(64) ToReal out[lanes];
+      x.store_aligned(in);
+      for (int l = 0; l < lanes; ++l) out[l] = static_cast<ToReal>(in[l]);
+      return To::load_aligned(out);
+    }
+  }
+
   // result lane l = x lane map[l]
   template <class V>
   LATTE_INLINE static V permute(const V& x, const std::int32_t* map) {

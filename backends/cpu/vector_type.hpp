@@ -12,7 +12,10 @@
 
 namespace latte::backend::cpu {
 
-template <int Bytes> struct arch_for_bytes;
+template <int Bytes> struct arch_for_bytes {
+  static_assert(Bytes < 0, "Latte: this CPU build has no SIMD vector of this many bytes (an SSE2 build has no "
+                           "8-byte float vector for MatchingSingleWidth, and -march must enable the width asked for)");
+};
 #if XSIMD_WITH_AVX512BW
 template <> struct arch_for_bytes<64> { using type = xsimd::avx512bw; };
 #elif XSIMD_WITH_AVX512F

@@ -1,0 +1,69 @@
+#pragma once
+// precision_cast<To>(e): e with its reals converted to To (float or double),
+// lane by lane. The fields of e and the destination must have the same lane
+// count, i.e. the same SiteLayout: a float field of width
+// MatchingSingleWidth<W> beside double fields of width W. Mixed-precision
+// solvers use it to move vectors between their precisions in one statement.
+
+#include <type_traits>
+
+#include "dsl/expression.hpp"
+
+namespace latte {
+
+template <class To, class E>
+struct PrecisionCast {
+  static constexpr bool is_latte_expression = true;
+  using From = typename E::real_type;
+  static_assert(!std::is_void_v<From>, "Latte: precision_cast needs an expression of fields");
+  using value_type = rebind_t<typename E::value_type, To>;
+  using real_type = To;
+  static constexpr int nsimd = E::nsimd;
+
+  E operand;
+
+  const SiteLayout* layout() const { return operand.layout(); }
+  bool reads(const void* p) const { return operand.reads(p); }
+  bool reads_shifted(const void* p) const { return operand.reads_shifted(p); }
+  void bind(MemorySide side) { operand.bind(side); }
+
+  template <class Site>
+  LATTE_INLINE void prefetch(const Site& s) const {
+    operand.prefetch(source_site(s));
+  }
+
+  template <class Site>
+  LATTE_INLINE auto eval(const Site& s) const {
+    using Leaf = typename Site::leaf_type;
+    const auto& value = operand.eval(source_site(s));
+    if constexpr (Site::is_vector) {
+      using Ops = typename Site::ops_type;
+      return transform_leaves<rebind_t<typename E::value_type, Leaf>>(
+          [](const auto& x) LATTE_LAMBDA { return Ops::template convert<Leaf>(x); }, value);
+    } else {
+      return transform_leaves<rebind_t<typename E::value_type, Leaf>>(
+          [](const auto& x) LATTE_LAMBDA { return static_cast<Leaf>(x); }, value);
+    }
+  }
+
+ private:
+  // The same site, seen by the operand's precision.
+  template <class Site>
+  LATTE_INLINE static auto source_site(const Site& s) {
+    if constexpr (Site::is_vector) {
+      using Ops = typename Site::ops_type;
+      using FromVector = typename Ops::template vector_for<From, nsimd>;
+      return VectorSite<FromVector, From, Ops>{s.outer};
+    } else {
+      return LaneSite<From>{s.outer, s.lane};
+    }
+  }
+};
+
+template <class To, FieldOperand A>
+auto precision_cast(A&& operand) {
+  using Node = node_t<A>;
+  return PrecisionCast<To, Node>{to_node(std::forward<A>(operand))};
+}
+
+}  // namespace latte
