@@ -47,8 +47,7 @@ template <int I, FieldArgument A> auto element(A&& a) {
     static_assert(is_vec<Site>::value && I >= 0 && I < Site::size, "element<I> needs a vector site and I in range");
     const auto whole = to_node(std::forward<A>(a));
     constexpr int offset = I * words_v<Element> * Operand::nsimd;
-    return FieldView<Element, Operand::nsimd, words_v<Site>>{whole.data ? whole.data + offset : nullptr,
-                                                             whole.site_layout, whole.memory, offset};
+    return FieldView<Element, Operand::nsimd, words_v<Site>>{nullptr, whole.site_layout, whole.memory, offset};
   } else {
     return map<functors::Element<I>>(std::forward<A>(a));
   }

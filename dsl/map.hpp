@@ -18,6 +18,7 @@ template <std::size_t... I, class... T>
 struct OperandPack<std::index_sequence<I...>, T...> : OperandSlot<I, T>... {};
 
 template <std::size_t I, class T> LATTE_INLINE const T& slot(const OperandSlot<I, T>& s) { return s.value; }
+template <std::size_t I, class T> LATTE_INLINE T& slot(OperandSlot<I, T>& s) { return s.value; }
 
 template <class F, class... Args>
 struct Map {
@@ -61,7 +62,7 @@ struct Map {
     (slot<I>(operands).prefetch(s), ...);
   }
   template <std::size_t... I> void bind_impl(MemorySide side, std::index_sequence<I...>) {
-    (static_cast<OperandSlot<I, Args>&>(operands).value.bind(side), ...);
+    (slot<I>(operands).bind(side), ...);
   }
   template <class P> bool any(P predicate) const {
     return any_impl(predicate, std::index_sequence_for<Args...>{});

@@ -28,15 +28,15 @@ auto sum(const E& e) { return reduce<SumCombine, Backend>(e); }
 
 template <class Backend = backend::Default, FieldOperand E>
 double norm2(const E& e) {
-  const auto node = as_node(e);
-  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, std::remove_const_t<decltype(node)>>(node));
+  auto node = as_node(e);
+  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, decltype(node)>(node));
 }
 
 template <class Backend = backend::Default, FieldOperand A, FieldOperand B>
 auto innerProduct(const A& a, const B& b) {
-  const auto na = as_node(a);
-  const auto nb = as_node(b);
-  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, std::remove_const_t<decltype(na)>, std::remove_const_t<decltype(nb)>>(na, nb));
+  auto na = as_node(a);
+  auto nb = as_node(b);
+  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, decltype(na), decltype(nb)>(na, nb));
 }
 
 template <class Backend = backend::Default, FieldOperand E>

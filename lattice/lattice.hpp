@@ -70,9 +70,10 @@ class Lattice {
   Lattice(const Geometry& geometry, Uninitialized)
       : geometry_(geometry),
         layout_(&geometry.layout(nsimd)),
-        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type),
-                 "a field of " + std::to_string(site_words) + (sizeof(real_type) == 8 ? " doubles" : " floats") +
-                     " per site on " + layout_->describe()) {}
+        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type), [this] {
+          return "a field of " + std::to_string(site_words) + (sizeof(real_type) == 8 ? " doubles" : " floats") +
+                 " per site on " + layout_->describe();
+        }) {}
   // One pass: the copy is the first touch.
   Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) { assign(*this, other, AssignSet{}); }
   Lattice(Lattice&& other) noexcept = default;

@@ -3,7 +3,6 @@
 // buffer, so both memory sides are the same memory and nothing ever moves.
 
 #include <cstddef>
-#include <string>
 
 #include "lattice/aligned_buffer.hpp"
 #include "lattice/displacement_table.hpp"
@@ -14,7 +13,9 @@ namespace latte {
 class HostMemory {
  public:
   HostMemory() = default;
-  HostMemory(std::size_t bytes, const std::string& /*label*/) : buffer_(bytes) {}
+  // describe() would name the field in messages; host memory has none to give.
+  template <class Describe>
+  HostMemory(std::size_t bytes, Describe&& /*describe*/) : buffer_(bytes) {}
 
   void* data(MemorySide, Access) { return buffer_.data(); }
   std::size_t bytes() const { return buffer_.bytes(); }

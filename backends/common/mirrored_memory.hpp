@@ -28,7 +28,9 @@ template <class Device>
 class MirroredMemory {
  public:
   MirroredMemory() = default;
-  MirroredMemory(std::size_t bytes, const std::string& label) : bytes_(bytes), label_(label) {
+  // describe() names the field in transfer logs and error messages.
+  template <class Describe>
+  MirroredMemory(std::size_t bytes, Describe&& describe) : bytes_(bytes), label_(describe()) {
     if (bytes_) device_ = Device::allocate(bytes_, label_);
   }
   MirroredMemory(const MirroredMemory&) = delete;
