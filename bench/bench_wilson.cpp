@@ -8,7 +8,11 @@
 //                  x += a p, r -= a Ap (with |r|^2), p = r + b p (72 F each):
 //                  600 F and 3024 flops.
 // The DSL Dslash is also compared with a hand-written per-site loop over the
-// same data (bench/hand_written_dslash.hpp); the two must agree.
+// same data (bench/hand_written_dslash.hpp); the two must agree. The
+// checkerboarded hopping term (odd to even sites, even-odd preconditioning)
+// is timed on the same models per site of the half lattice. A second
+// yardstick reads and writes what Dslash does with no arithmetic
+// (bench/dslash_access_pattern.hpp): the ceiling the access pattern sets.
 
 #include <iostream>
 #include <stdexcept>
@@ -20,10 +24,12 @@
 // The hand-written yardstick is CPU code (SIMD vectors); on the cuda backend
 // the device result is checked against the host's per-lane evaluation instead.
 #if !defined(LATTE_BACKEND_CUDA)
+#include "bench/dslash_access_pattern.hpp"
 #include "bench/hand_written_dslash.hpp"
 #endif
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
+#include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 
 namespace {
@@ -59,6 +65,25 @@ void run_dslash(const Geometry& geometry, bench::Session& session) {
   result.extra["bytes_per_site_model"] = 192 * sizeof(R);
   result.extra["nsimd"] = Lattice<Spinor<R>>::nsimd;
   const double tolerance = 1e-20 * (sizeof(R) == 8 ? 1 : 1e12);
+  // The hopping term between checkerboards (odd to even sites), as the
+  // even-odd preconditioned operator applies it twice per iteration: the same
+  // models per site of the half lattice.
+  {
+    const WilsonEvenOdd<R> schur(U, 0.1);
+    Lattice<Spinor<R>> psi_odd(schur.odd_geometry()), chi_even(schur.geometry()), expected(schur.geometry());
+    psi_odd = pick(Parity::odd, psi);
+    const bench::Timing half = session.time([&] { chi_even = schur.template hopping_to_even<+1>(psi_odd); });
+    expected = pick(Parity::even, chi);
+    const double difference = norm2(chi_even - expected), reference = norm2(expected);
+    if (!(difference <= tolerance * reference))
+      throw std::runtime_error("checkerboarded and whole-lattice Dslash disagree: |a - b|^2 / |a|^2 = " +
+                               std::to_string(difference / reference));
+    bench::Result half_result = result;
+    half_result.bench = "wilson_dslash_even_odd";
+    half_result.flops = result.flops / 2;
+    half_result.bytes = result.bytes / 2;
+    session.record(half_result, half);
+  }
 #if defined(LATTE_BACKEND_CUDA)
   // The device result must equal the same statement run per lane on the host.
   Lattice<Spinor<R>> chi_host(geometry);
@@ -82,6 +107,11 @@ void run_dslash(const Geometry& geometry, bench::Session& session) {
   result.extra.erase("hand_written_seconds");
   result.extra.erase("dsl_time_over_hand_written");
   session.record(result, hand);
+
+  const bench::Timing pattern = session.time([&] { bench::dslash_access_pattern(chi_hand, U, psi); });
+  result.bench = "wilson_dslash_access_pattern_yardstick";
+  result.extra["dsl_time_over_access_pattern"] = dsl.seconds / pattern.seconds;
+  session.record(result, pattern);
 #endif
 }
 

@@ -7,6 +7,8 @@
 // evaluated at the neighbouring outer site, and where the neighbour lies in
 // another virtual node the lanes of the result are permuted (vector path) or
 // the neighbour's lane is read instead (per-lane path: a load swizzle).
+// On a checkerboard a hop by an odd displacement lands on the other parity:
+// shift of an odd field is an even-site expression (SiteLayout::shifted).
 
 #include <cstdint>
 
@@ -25,20 +27,25 @@ struct Shift {
   E operand;
   DisplacementView table;
   const DisplacementTable* source;  // host tables, owned by the layout
+  const SiteLayout* destination;    // where the shifted expression lives
 
   Shift(const E& e, const Coordinate& displacement) : operand(e) {
     const SiteLayout* layout = e.layout();
     if (!layout) throw std::invalid_argument("Latte: shift of an expression without fields has no lattice");
     source = &layout->displacement(displacement);
+    destination = &layout->shifted(displacement);
     table = source->host_view();
   }
+  // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
+  Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
+      : operand(e), table(gather.host_view()), source(&gather), destination(&to) {}
 
   void bind(MemorySide side) {
     operand.bind(side);
     table = FieldMemory::table_view(*source, side);
   }
 
-  const SiteLayout* layout() const { return operand.layout(); }
+  const SiteLayout* layout() const { return destination; }
   bool reads(const void* p) const { return operand.reads(p); }
   bool reads_shifted(const void* p) const { return operand.reads(p); }
 

@@ -4,7 +4,8 @@
 //   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
 //
 // --precision mixed solves in double with single-precision corrections
-// (defect correction, solvers/qcd/wilson_solve_mixed.hpp).
+// (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
+// the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp).
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 #include "solvers/qcd/wilson_solve_mixed.hpp"
 
@@ -24,6 +26,7 @@ struct Options {
   std::uint64_t seed = 7;
   int max_iterations = 10000;
   std::string precision = "double";
+  bool even_odd = false;
   bool history = true;
 };
 
@@ -38,15 +41,18 @@ int run(const Options& options) {
   rng.gaussian(b);
   x = zero;
 
-  std::printf("Wilson CG: lattice %s, m = %g, %s precision, tolerance %g, seed %llu\n",
-              to_string(options.lattice).c_str(), options.mass, options.precision.c_str(), options.tolerance,
+  std::printf("Wilson CG: lattice %s, m = %g, %s precision%s, tolerance %g, seed %llu\n",
+              to_string(options.lattice).c_str(), options.mass, options.precision.c_str(),
+              options.even_odd ? ", even-odd preconditioned" : "", options.tolerance,
               static_cast<unsigned long long>(options.seed));
   std::printf("backend %s, %d SIMD lanes, %d threads\n", backend::Default::name, Lattice<R>::nsimd, host_threads());
   std::printf("average plaquette %.12f\n", average_plaquette(U));
   try {
     const SolverControl control{options.tolerance, options.max_iterations};
     SolverReport report;
-    if constexpr (std::is_same_v<R, double> && mixed_precision_available<DefaultWidth>) {
+    if (options.even_odd) {
+      report = solve_wilson_even_odd(M, x, b, control);
+    } else if constexpr (std::is_same_v<R, double> && mixed_precision_available<DefaultWidth>) {
       report = options.precision == "mixed" ? solve_wilson_mixed(M, x, b, control) : solve_wilson(M, x, b, control);
     } else {
       report = solve_wilson(M, x, b, control);
@@ -59,8 +65,12 @@ int run(const Options& options) {
     std::printf("iterations        %d\n", report.iterations);
     std::printf("true residual     %.6e   |b - M x| / |b|\n", report.true_residual);
     std::printf("time              %.3f s\n", report.seconds);
-    std::printf("performance       %.2f GFLOPS (model: 2 x %g flops per site per iteration)\n",
-                report.flops / report.seconds / 1e9, WilsonDirac<R>::flops_per_site);
+    if (options.even_odd)
+      std::printf("performance       %.2f GFLOPS (model: 2 x %g flops per even site per iteration)\n",
+                  report.flops / report.seconds / 1e9, WilsonEvenOdd<R>::flops_per_site);
+    else
+      std::printf("performance       %.2f GFLOPS (model: 2 x %g flops per site per iteration)\n",
+                  report.flops / report.seconds / 1e9, WilsonDirac<R>::flops_per_site);
   } catch (const SolverError& error) {
     std::fprintf(stderr, "%s\n", error.what());
     return 2;
@@ -78,9 +88,12 @@ int main(int argc, char** argv) {
   app.add_option("--max-iterations", options.max_iterations, "CG iteration limit")->check(CLI::PositiveNumber);
   app.add_option("--precision", options.precision, "double, single or mixed (double solution, single-precision inner solves)")
       ->check(CLI::IsMember({"double", "single", "mixed"}));
+  app.add_flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
   app.add_flag("!--no-history", options.history, "do not print the residual history");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (options.precision == "mixed" && options.even_odd)
+      throw std::invalid_argument("--even-odd and --precision mixed cannot be combined yet");
     if (options.precision == "mixed" && !mixed_precision_available<DefaultWidth>)
       throw std::invalid_argument("--precision mixed needs a float vector of half this build's SIMD width (not SSE2)");
     return options.precision == "single" ? run<float>(options) : run<double>(options);

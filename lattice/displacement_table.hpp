@@ -3,7 +3,8 @@
 // layout. For outer site o, the value of shift(f, d) on lane l is the value
 // of f at outer site neighbour[o], lane lane_source(permutation[o], l).
 // Permutation 0 is always the identity: most outer sites do not cross a
-// virtual-node boundary and need no permute at all.
+// virtual-node boundary and need no permute at all. A table may also lead
+// from one layout to another (a checkerboard and the whole lattice).
 
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,10 @@ struct DisplacementView {
 };
 
 struct DisplacementTable {
+  // Permutation index of an outer site the source does not hold (a gather
+  // between a checkerboard and the whole lattice).
+  static constexpr std::uint8_t absent = 255;
+
   std::vector<std::int32_t> neighbour;     // per outer site
   std::vector<std::uint8_t> permutation;   // per outer site, index into the lane maps
   std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]

@@ -6,6 +6,11 @@
 // any DSL node. SIMD layouts are made on demand, one per lane count, because
 // double and single precision fields on the same lattice use different
 // numbers of lanes.
+//
+// A Geometry may also stand for one checkerboard of its lattice:
+// geometry.checkerboard(Parity::even) shares the lattice and makes fields
+// that hold the even sites only (lattice/parity.hpp). Every field made "like"
+// another, Field(other.geometry()), then lives on the same sites.
 
 #include <cstdint>
 #include <map>
@@ -17,6 +22,7 @@
 
 #include "lattice/coordinate.hpp"
 #include "lattice/errors.hpp"
+#include "lattice/parity.hpp"
 #include "lattice/simd_layout.hpp"
 
 namespace latte {
@@ -34,13 +40,27 @@ class Geometry {
   int dimensions() const { return static_cast<int>(impl_->global_dims.size()); }
   const Coordinate& dims() const { return impl_->global_dims; }
   const Coordinate& local_dims() const { return impl_->local_dims; }
-  std::int64_t volume() const { return product(impl_->global_dims); }
+  // Sites of the fields made on this geometry: half the lattice on a checkerboard.
+  std::int64_t volume() const { return product(impl_->global_dims) / (checkerboarded() ? 2 : 1); }
+
+  // The same lattice, restricted to the sites of parity p (Parity::all: the whole lattice).
+  Geometry checkerboard(Parity p) const {
+    if (p != Parity::all && dims()[0] % 2 != 0)
+      throw LayoutError("Latte: a checkerboard needs an even extent in dimension 0; the lattice extents are " +
+                        to_string(dims()));
+    Geometry g = *this;
+    g.parity_ = p;
+    return g;
+  }
+  Geometry whole() const { return checkerboard(Parity::all); }
+  Parity parity() const { return parity_; }
+  bool checkerboarded() const { return parity_ != Parity::all; }
 
   bool contains(const Coordinate& x) const {
     if (x.size() != dims().size()) return false;
     for (std::size_t mu = 0; mu < x.size(); ++mu)
       if (x[mu] < 0 || x[mu] >= dims()[mu]) return false;
-    return true;
+    return has_parity(x, parity_);
   }
 
   // Lexicographic global site number, dimension 0 fastest. Random numbers are
@@ -48,17 +68,32 @@ class Geometry {
   std::int64_t global_index(const Coordinate& x) const { return index_from_coordinate(x, dims()); }
 
   // Checkerboard colour of a site: 0 even, 1 odd.
-  static int parity(const Coordinate& x) {
-    int sum = 0;
-    for (int v : x) sum += v;
-    return sum & 1;
-  }
+  static int parity(const Coordinate& x) { return coordinate_parity(x); }
 
+  // The layout of this geometry's fields for a lane count. The checkerboards
+  // use the whole lattice's lane grid, so that picking a parity out of a
+  // whole field moves no lanes; all three are made together and know each
+  // other (a lattice that cannot be checkerboarded keeps the reason).
   const SiteLayout& layout(int nsimd) const {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    auto& slot = impl_->layouts[nsimd];
-    if (!slot) slot = std::make_unique<SiteLayout>(impl_->local_dims, simd_layout_for(nsimd));
-    return *slot;
+    auto& layouts = impl_->layouts[nsimd];
+    if (!layouts.whole) {
+      layouts.whole = std::make_unique<SiteLayout>(impl_->local_dims, simd_layout_for(nsimd));
+      const Coordinate& simd = layouts.whole->simd_layout();
+      std::string why_not;
+      try {
+        layouts.even = std::make_unique<SiteLayout>(impl_->local_dims, simd, Parity::even);
+        layouts.odd = std::make_unique<SiteLayout>(impl_->local_dims, simd, Parity::odd);
+      } catch (const LayoutError& e) {
+        why_not = e.what();
+        if (why_not.rfind("Latte: ", 0) == 0) why_not.erase(0, 7);
+        layouts.even.reset();
+        layouts.odd.reset();
+      }
+      for (SiteLayout* l : {layouts.whole.get(), layouts.even.get(), layouts.odd.get()})
+        if (l) l->link(layouts.whole.get(), layouts.even.get(), layouts.odd.get(), why_not);
+    }
+    return layouts.whole->checkerboard(parity_);
   }
 
   Coordinate simd_layout_for(int nsimd) const {
@@ -103,10 +138,14 @@ class Geometry {
     Coordinate global_dims;
     Coordinate local_dims;
     std::optional<Coordinate> requested_simd;
+    struct Layouts {
+      std::unique_ptr<SiteLayout> whole, even, odd;
+    };
     std::mutex mutex;
-    std::map<int, std::unique_ptr<SiteLayout>> layouts;
+    std::map<int, Layouts> layouts;
   };
   std::shared_ptr<Impl> impl_;
+  Parity parity_ = Parity::all;
 };
 
 }  // namespace latte

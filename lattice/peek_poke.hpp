@@ -8,9 +8,11 @@ namespace latte {
 
 template <class T, class W>
 LaneSite<real_of_t<T>> site_of(const Lattice<T, W>& field, const Coordinate& x, const char* what) {
-  if (!field.geometry().contains(x))
+  if (!field.layout().contains(x))
     throw CoordinateOutOfRange(std::string("Latte: ") + what + " at site " + to_string(x) +
-                               " outside the lattice extents " + to_string(field.geometry().dims()));
+                               (field.geometry().whole().contains(x)
+                                    ? " of the other parity than the field's (" + field.layout().describe() + ")"
+                                    : " outside the lattice extents " + to_string(field.geometry().dims())));
   const auto [outer, lane] = field.layout().split(x);
   return {outer, lane};
 }

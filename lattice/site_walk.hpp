@@ -17,14 +17,18 @@ template <class Visit>
 void for_each_site(const SiteLayout& layout, Visit&& visit) {
   const int nd = layout.dimensions();
   const int nsimd = layout.nsimd();
-  // Lane offsets reduced[d] * xl[d], once per lane.
+  // Lane offsets reduced[d] * xl[d] on the lanes' grid, once per lane.
   std::vector<Coordinate> lane_offset(nsimd);
-  for (int l = 0; l < nsimd; ++l) lane_offset[l] = layout.join(0, l);
+  for (int l = 0; l < nsimd; ++l) {
+    lane_offset[l] = coordinate_from_index(l, layout.simd_layout());
+    for (int mu = 0; mu < nd; ++mu) lane_offset[l][mu] *= layout.reduced_dims()[mu];
+  }
   parallel_for(layout.outer_volume(), [&](std::int64_t o) {
     const Coordinate xo = coordinate_from_index(o, layout.reduced_dims());
     Coordinate x(nd);
     for (int l = 0; l < nsimd; ++l) {
       for (int mu = 0; mu < nd; ++mu) x[mu] = xo[mu] + lane_offset[l][mu];
+      if (layout.checkerboarded()) x = layout.site_of_grid_point(std::move(x));
       visit(o, l, x);
     }
   });

@@ -33,10 +33,15 @@ double max_abs(const A& a) {
   return worst;
 }
 
-// Every site of the lattice, in global lexicographic order.
+// Every site of the geometry (one parity of a checkerboard), in global
+// lexicographic order.
 template <class Visit>
 void for_each_coordinate(const Geometry& geometry, Visit visit) {
-  for (std::int64_t i = 0; i < geometry.volume(); ++i) visit(coordinate_from_index(i, geometry.dims()));
+  const std::int64_t whole_volume = product(geometry.dims());
+  for (std::int64_t i = 0; i < whole_volume; ++i) {
+    const Coordinate x = coordinate_from_index(i, geometry.dims());
+    if (geometry.contains(x)) visit(x);
+  }
 }
 
 // Fields a and b (possibly of different SIMD widths) agree at every site to

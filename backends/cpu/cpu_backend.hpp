@@ -24,10 +24,13 @@ struct Cpu {
 
   // Software prefetch, one outer site ahead, of everything a statement reads
   // there (through its shifts) and the destination it writes. It pays off
-  // when the fields stream from memory (Dslash at 24^4: 1.6x) and costs
-  // when they sit in cache (8^4: 1.6x slower from the extra instructions),
-  // so it is switched on by the size of the destination: beyond this, the
-  // statement's fields cannot all stay in the caches of two cores.
+  // when the fields stream from memory (Dslash at 24^4: 1.6x) and is about
+  // even when they sit in cache, so it is switched on by the size of the
+  // destination: beyond this, the statement's fields cannot all stay in the
+  // caches of two cores. Measured 2026-11-22, 2 threads: a lower threshold
+  // (512 KiB) would speed up Dslash at 8^4 after the caches were flushed
+  // (0.24 -> 0.39 of STREAM) but slow D2Q9 at 192^2 by 10% (few streams,
+  // which the hardware prefetchers follow on their own).
   static constexpr std::size_t prefetch_above_bytes = std::size_t(4) << 20;
   // Outer sites ahead to prefetch. Measured on D3Q19 (the cheapest site per
   // byte of the stencils here): 1 and 2 equal, 4 worse.

@@ -23,16 +23,24 @@
 namespace latte {
 
 // The two hopping terms of direction Mu. Sign = +1 for Dslash, -1 for Dslash^+.
+// U_here holds the links at the sites the result lives on, U_there those at
+// psi's sites: the same field on the whole lattice, the two checkerboards of
+// it in the even-odd form (solvers/qcd/wilson_even_odd.hpp).
 template <int Mu, int Sign, class Link, class Psi>
-auto wilson_hop(const Link& U, const Psi& psi) {
-  return spin_reconstruct<Mu, -Sign>(U * shift(spin_project<Mu, -Sign>(psi), Mu, +1)) +
-         spin_reconstruct<Mu, +Sign>(shift(adj(U) * spin_project<Mu, +Sign>(psi), Mu, -1));
+auto wilson_hop(const Link& U_here, const Link& U_there, const Psi& psi) {
+  return spin_reconstruct<Mu, -Sign>(U_here * shift(spin_project<Mu, -Sign>(psi), Mu, +1)) +
+         spin_reconstruct<Mu, +Sign>(shift(adj(U_there) * spin_project<Mu, +Sign>(psi), Mu, -1));
+}
+
+template <int Sign, class Links, class Psi>
+auto wilson_hopping(const Links& U_here, const Links& U_there, const Psi& psi) {
+  return wilson_hop<0, Sign>(U_here[0], U_there[0], psi) + wilson_hop<1, Sign>(U_here[1], U_there[1], psi) +
+         wilson_hop<2, Sign>(U_here[2], U_there[2], psi) + wilson_hop<3, Sign>(U_here[3], U_there[3], psi);
 }
 
 template <int Sign, class R, class W, class Psi>
 auto wilson_hopping(const GaugeField<R, W>& U, const Psi& psi) {
-  return wilson_hop<0, Sign>(U[0], psi) + wilson_hop<1, Sign>(U[1], psi) + wilson_hop<2, Sign>(U[2], psi) +
-         wilson_hop<3, Sign>(U[3], psi);
+  return wilson_hopping<Sign>(U, U, psi);
 }
 
 template <class R, class W = DefaultWidth>

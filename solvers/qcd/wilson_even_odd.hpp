@@ -1,0 +1,132 @@
+#pragma once
+// Even-odd (red-black) preconditioning of the Wilson operator.
+//
+// Ordering the sites by parity, M = (4 + m) - 1/2 Dslash becomes
+//       M = [ A           -1/2 D_eo ]      A = 4 + m,
+//           [ -1/2 D_oe   A         ]      D_eo: the hopping term from odd to even sites
+// (the hopping term only joins neighbours, which have opposite parities).
+// Eliminating the odd sites leaves the Schur complement on the even ones,
+//   Mhat = A - 1/(4A) D_eo D_oe,
+//   Mhat x_e = b_e + 1/(2A) D_eo b_o,       x_o = (b_o + 1/2 D_oe x_e) / A,
+// and since (D_eo)^+ = (Dslash^+)_oe, Mhat^+ = A - 1/(4A) (Dslash^+)_eo (Dslash^+)_oe.
+// Mhat is better conditioned than M: CG on Mhat^+ Mhat needs fewer
+// iterations, each over half the sites. The residual of the whole system is
+// that of the Schur system, |b - M x| = |bhat_e - Mhat x_e|, exactly: the odd
+// rows are solved exactly by the reconstruction.
+//
+// The operator keeps the links split by parity (a second copy of the gauge
+// field in memory) so that every statement reads contiguous half fields.
+// Flops per even site of Mhat: two hopping terms (each 1320 per site of its
+// parity) and A in - c h (3 x 24): 2712.
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "solvers/qcd/wilson_dirac.hpp"
+#include "solvers/qcd/wilson_solve.hpp"
+
+namespace latte {
+
+template <class R, class W = DefaultWidth>
+class WilsonEvenOdd {
+ public:
+  using Field = Lattice<Spinor<R>, W>;  // spinors on one checkerboard
+  using Links = Lattice<ColourMatrix<R>, W>;
+  using LinksByDirection = std::array<Links, 4>;
+  static constexpr double flops_per_site = 2 * 1320 + 72;
+
+  WilsonEvenOdd(const GaugeField<R, W>& U, double mass)
+      : even_(U.geometry().checkerboard(Parity::even)),
+        odd_(U.geometry().checkerboard(Parity::odd)),
+        U_even_(pick_links(U, Parity::even, even_)),
+        U_odd_(pick_links(U, Parity::odd, odd_)),
+        mass_(mass),
+        odd_scratch_(odd_) {}
+
+  // The fields Mhat acts on live on the even checkerboard.
+  const Geometry& geometry() const { return even_; }
+  const Geometry& odd_geometry() const { return odd_; }
+  double mass() const { return mass_; }
+  double diagonal() const { return 4.0 + mass_; }
+
+  // The hopping term between checkerboards, as expressions: from odd sites
+  // to even ones and back. Sign = +1: Dslash, -1: Dslash^+.
+  template <int Sign> auto hopping_to_even(const Field& odd_field) const {
+    return wilson_hopping<Sign>(U_even_, U_odd_, odd_field);
+  }
+  template <int Sign> auto hopping_to_odd(const Field& even_field) const {
+    return wilson_hopping<Sign>(U_odd_, U_even_, even_field);
+  }
+
+  void apply(Field& out, const Field& in) const { apply_signed<+1>(out, in); }
+  void apply_dagger(Field& out, const Field& in) const { apply_signed<-1>(out, in); }
+  // out = Mhat in, returning |out|^2 from the same pass.
+  double apply_and_norm2(Field& out, const Field& in) const {
+    odd_scratch_ = hopping_to_odd<+1>(in);
+    return assign_and_sum(out, diagonal() * in - (0.25 / diagonal()) * hopping_to_even<+1>(odd_scratch_),
+                          localNorm2(out));
+  }
+
+ private:
+  template <int Sign> void apply_signed(Field& out, const Field& in) const {
+    odd_scratch_ = hopping_to_odd<Sign>(in);
+    out = diagonal() * in - (0.25 / diagonal()) * hopping_to_even<Sign>(odd_scratch_);
+  }
+
+  static LinksByDirection pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half) {
+    LinksByDirection links{Links(half, Uninitialized{}), Links(half, Uninitialized{}), Links(half, Uninitialized{}),
+                           Links(half, Uninitialized{})};
+    for (int mu = 0; mu < 4; ++mu) links[mu] = pick(parity, U[mu]);
+    return links;
+  }
+
+  Geometry even_, odd_;
+  LinksByDirection U_even_, U_odd_;
+  double mass_;
+  mutable Field odd_scratch_;
+};
+
+// Solve M x = b (fields on the whole lattice) through the even-odd Schur
+// complement; x is also the initial guess. The tolerance applies to the
+// whole system's |b - M x| / |b|, recomputed with M at the end.
+template <class R, class W>
+SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<Spinor<R>, W>& x,
+                                   const Lattice<Spinor<R>, W>& b, const SolverControl& control) {
+  using Field = Lattice<Spinor<R>, W>;
+  if (b.geometry().checkerboarded() || x.geometry().checkerboarded())
+    throw GeometryMismatch("Latte even-odd Wilson solve: x and b must be fields on the whole lattice; got " +
+                           x.layout().describe() + " and " + b.layout().describe());
+  const auto start = std::chrono::steady_clock::now();
+  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass());
+  const double A = schur.diagonal();
+
+  Field b_odd(schur.odd_geometry(), Uninitialized{});
+  b_odd = pick(Parity::odd, b);
+  Field rhs(schur.geometry(), Uninitialized{}), x_even(schur.geometry(), Uninitialized{});
+  rhs = pick(Parity::even, b) + (0.5 / A) * schur.template hopping_to_even<+1>(b_odd);
+  x_even = pick(Parity::even, x);
+
+  // |b - M x| = |rhs - Mhat x_e|: scale the tolerance from |b| to |rhs|.
+  const double b_norm = std::sqrt(norm2(b)), rhs_norm = std::sqrt(norm2(rhs));
+  if (!std::isfinite(b_norm))
+    throw SolverError("Latte even-odd Wilson solve: the right-hand side contains NaN or infinity", SolverReport{});
+  SolverControl reduced = control;
+  if (rhs_norm > 0) reduced.tolerance = control.tolerance * b_norm / rhs_norm;
+  SolverReport report = solve_wilson(schur, x_even, rhs, reduced);
+
+  Field x_odd(schur.odd_geometry(), Uninitialized{});
+  x_odd = (1.0 / A) * (b_odd + 0.5 * schur.template hopping_to_odd<+1>(x_even));
+  x = merge(x_even, x_odd);
+  report.true_residual = b_norm > 0 ? relative_residual(M, x, b) : 0.0;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (report.true_residual > control.tolerance)
+    throw SolverError("Latte even-odd Wilson solve: |b - M x| / |b| = " + std::to_string(report.true_residual) +
+                          " above the tolerance " + std::to_string(control.tolerance) +
+                          " after reconstructing the odd sites",
+                      report);
+  return report;
+}
+
+}  // namespace latte
