@@ -24,3 +24,10 @@ for line in sys.stdin:
     except Exception: print(line.rstrip()); continue
     print(j["bench"], j["precision"], j["lattice"], "GB/s %.0f" % j["gbytes_per_s"], "triad %.0f" % j["stream_triad_gbytes_per_s"], "fraction %.3f" % j["fraction_of_stream"])'
 fi
+if [ "$what" != tests ]; then
+  # The Wilson solve, plain and even-odd preconditioned, double and mixed.
+  for flags in "" "--even-odd" "--precision mixed"; do
+    echo "wilson_cg 32^4 ${flags:-(plain, double)}"
+    "$build/examples/wilson_cg" --lattice 32 32 32 32 --tolerance 1e-10 --no-history $flags 2>&1 | tail -4
+  done | tee "$out/wilson_cg.txt"
+fi

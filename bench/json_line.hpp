@@ -19,6 +19,11 @@ namespace latte::bench {
 // The register width of the virtual-node layout this build uses; the
 // LATTE_SIMD option it came from (e.g. "native") is reported beside it.
 inline std::string simd_name() {
+#if defined(LATTE_BACKEND_CUDA)
+  // A GPU build groups lanes into "vectors" of LATTE_CUDA_VECTOR_BYTES: the
+  // layout's width, not a CPU instruction set.
+  return std::to_string(LATTE_SIMD_BYTES) + "-byte virtual nodes";
+#else
   switch (LATTE_SIMD_BYTES) {
     case 0: return "scalar";
     case 16: return "sse2";
@@ -26,6 +31,7 @@ inline std::string simd_name() {
     case 64: return "avx512";
     default: return std::to_string(LATTE_SIMD_BYTES) + "-byte";
   }
+#endif
 }
 
 inline std::string simd_build_option() {

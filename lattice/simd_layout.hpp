@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/parallel.hpp"
 #include "lattice/coordinate.hpp"
 #include "lattice/displacement_table.hpp"
 #include "lattice/errors.hpp"
@@ -210,44 +211,91 @@ class SiteLayout {
   // The general construction, site by site: destination (o, l) is site x;
   // x + d (periodic) is (o', l') here. All lanes of o must find the same o'
   // (or all be absent): then the lanes are a permutation of one record.
+  // Sites are visited in parallel with integer arithmetic only (a 32^4
+  // checkerboard has half a million of them per table); the lane maps are
+  // then numbered in one serial pass.
   std::unique_ptr<DisplacementTable> build_gather(const SiteLayout& destination, const Coordinate& d) const {
     const int nd = dimensions();
+    const std::int64_t outer = destination.outer_volume_;
     auto table = std::make_unique<DisplacementTable>();
     table->nsimd = nsimd_;
-    table->neighbour.resize(destination.outer_volume_);
-    table->permutation.resize(destination.outer_volume_);
+    table->neighbour.resize(outer);
+    table->permutation.resize(outer);
+    std::vector<std::int32_t> lane_maps(static_cast<std::size_t>(outer) * nsimd_);
+    std::vector<std::uint8_t> state(outer);  // 0 all lanes present, 1 absent, 2 scattered, 3 mixed parity
+    // Destination lane l sits at grid offset reduced * xl.
+    std::vector<int> lane_offsets(static_cast<std::size_t>(nsimd_) * nd);
+    for (int l = 0; l < nsimd_; ++l) {
+      const Coordinate xl = coordinate_from_index(l, destination.simd_);
+      for (int mu = 0; mu < nd; ++mu) lane_offsets[l * nd + mu] = destination.reduced_[mu] * xl[mu];
+    }
+    constexpr std::int64_t block = 256;
+    parallel_for((outer + block - 1) / block, [&](std::int64_t b) {
+      std::vector<int> xo(nd), x(nd);
+      for (std::int64_t o = b * block; o < outer && o < (b + 1) * block; ++o) {
+        std::int64_t rest = o;
+        for (int mu = 0; mu < nd; ++mu) {
+          xo[mu] = static_cast<int>(rest % destination.reduced_[mu]);
+          rest /= destination.reduced_[mu];
+        }
+        std::int64_t source = -1;
+        int present = 0;
+        bool scattered = false;
+        for (int l = 0; l < nsimd_; ++l) {
+          // the destination's site, displaced and wrapped
+          int others = static_cast<int>(destination.parity_);
+          for (int mu = 0; mu < nd; ++mu) {
+            x[mu] = xo[mu] + lane_offsets[l * nd + mu];
+            if (mu > 0) others += x[mu];
+          }
+          if (destination.checkerboarded()) x[0] = 2 * x[0] + (others & 1);
+          int sum = 0;
+          for (int mu = 0; mu < nd; ++mu) {
+            x[mu] = ((x[mu] + d[mu]) % dims_[mu] + dims_[mu]) % dims_[mu];
+            sum += x[mu];
+          }
+          if (parity_ != Parity::all && (sum & 1) != static_cast<int>(parity_)) continue;
+          // ... and where this layout holds it
+          std::int64_t site_outer = 0, stride = 1;
+          int lane = 0, lane_stride = 1;
+          for (int mu = 0; mu < nd; ++mu) {
+            const int h = mu == 0 && checkerboarded() ? x[0] / 2 : x[mu];
+            site_outer += static_cast<std::int64_t>(h % reduced_[mu]) * stride;
+            lane += (h / reduced_[mu]) * lane_stride;
+            stride *= reduced_[mu];
+            lane_stride *= simd_[mu];
+          }
+          if (present > 0 && site_outer != source) scattered = true;
+          source = site_outer;
+          lane_maps[static_cast<std::size_t>(o) * nsimd_ + l] = lane;
+          ++present;
+        }
+        table->neighbour[o] = present ? static_cast<std::int32_t>(source) : 0;
+        state[o] = present == 0 ? 1 : present != nsimd_ ? 3 : scattered ? 2 : 0;
+      }
+    });
+
     std::map<std::vector<std::int32_t>, int> known;
     std::vector<std::int32_t> lane_map(nsimd_);
     for (int l = 0; l < nsimd_; ++l) lane_map[l] = l;
     known[lane_map] = append_lane_map(*table, Coordinate(nd, 0));  // permutation 0: the identity
-    for (std::int64_t o = 0; o < destination.outer_volume_; ++o) {
-      std::int64_t source = -1;
-      int present = 0;
-      for (int l = 0; l < nsimd_; ++l) {
-        Coordinate x = destination.join(o, l);
-        for (int mu = 0; mu < nd; ++mu) x[mu] = ((x[mu] + d[mu]) % dims_[mu] + dims_[mu]) % dims_[mu];
-        if (!has_parity(x, parity_)) continue;
-        const auto [outer, lane] = split(x);
-        if (present > 0 && outer != source)
-          throw LayoutError("Latte: the lanes of " + destination.describe() + " at outer site " + std::to_string(o) +
-                            " read different outer sites of " + describe() + " for displacement " + to_string(d));
-        source = outer;
-        lane_map[l] = lane;
-        ++present;
-      }
-      if (present != 0 && present != nsimd_)
-        throw LayoutError("Latte: the lanes of " + destination.describe() + " at outer site " + std::to_string(o) +
-                          " hold sites of both parities; checkerboarding needs even lane blocks");
-      if (present == 0) {
-        table->neighbour[o] = 0;
+    for (std::int64_t o = 0; o < outer; ++o) {
+      if (state[o] == 1) {
         table->permutation[o] = DisplacementTable::absent;
         continue;
       }
+      if (state[o] == 2)
+        throw LayoutError("Latte: the lanes of " + destination.describe() + " at outer site " + std::to_string(o) +
+                          " read different outer sites of " + describe() + " for displacement " + to_string(d));
+      if (state[o] == 3)
+        throw LayoutError("Latte: the lanes of " + destination.describe() + " at outer site " + std::to_string(o) +
+                          " hold sites of both parities; checkerboarding needs even lane blocks");
+      const std::int32_t* row = lane_maps.data() + static_cast<std::size_t>(o) * nsimd_;
+      lane_map.assign(row, row + nsimd_);
       auto [entry, inserted] = known.try_emplace(lane_map, table->permutations());
       if (inserted) table->lane_sources.insert(table->lane_sources.end(), lane_map.begin(), lane_map.end());
       if (entry->second >= DisplacementTable::absent)
         throw LayoutError("Latte: too many lane permutations for one displacement on " + describe());
-      table->neighbour[o] = static_cast<std::int32_t>(source);
       table->permutation[o] = static_cast<std::uint8_t>(entry->second);
     }
     return table;
