@@ -291,6 +291,12 @@ class SiteLayout {
         throw LayoutError("Latte: the lanes of " + destination.describe() + " at outer site " + std::to_string(o) +
                           " hold sites of both parities; checkerboarding needs even lane blocks");
       const std::int32_t* row = lane_maps.data() + static_cast<std::size_t>(o) * nsimd_;
+      bool identity = true;
+      for (int l = 0; l < nsimd_ && identity; ++l) identity = row[l] == l;
+      if (identity) {  // most sites: no lane crosses a virtual-node boundary
+        table->permutation[o] = 0;
+        continue;
+      }
       lane_map.assign(row, row + nsimd_);
       auto [entry, inserted] = known.try_emplace(lane_map, table->permutations());
       if (inserted) table->lane_sources.insert(table->lane_sources.end(), lane_map.begin(), lane_map.end());
