@@ -31,6 +31,8 @@ struct Merge {
   using value_type = typename E::value_type;
   using real_type = typename E::real_type;
   static constexpr int nsimd = E::nsimd;
+  static constexpr std::size_t bytes_read_per_site =
+      E::bytes_read_per_site > O::bytes_read_per_site ? E::bytes_read_per_site : O::bytes_read_per_site;
   static_assert(std::is_same_v<typename E::value_type, typename O::value_type> && E::nsimd == O::nsimd,
                 "Latte: merge needs even and odd parts of the same site type and precision");
 

@@ -8,6 +8,10 @@
 //   reads(p), reads_shifted(p)       does it read data p (at a neighbour)?
 //   eval(site)                       value at a VectorSite or a LaneSite
 //   prefetch(site)                   request the memory eval(site) will read
+//   E::bytes_read_per_site           bytes of field data eval reads at one outer
+//                                    site, counted per read (a field read
+//                                    through 8 shifts counts 8 times): how long
+//                                    a site takes, which decides prefetching
 //   bind(side)                       point its field views and shift tables at
 //                                    the memory the backend runs on
 // Nodes hold their operands by value; leaves are views of named fields, so a
@@ -48,6 +52,7 @@ struct Constant {
   using value_type = S;
   using real_type = void;
   static constexpr int nsimd = 0;
+  static constexpr std::size_t bytes_read_per_site = 0;
   S value;
 
   const SiteLayout* layout() const { return nullptr; }

@@ -32,6 +32,7 @@ struct Map {
   template <class A> using lane_value = std::conditional_t<std::is_void_v<real_type>, typename A::value_type,
                                                           rebind_t<typename A::value_type, real_type>>;
   using value_type = decltype(F{}(std::declval<lane_value<Args>>()...));
+  static constexpr std::size_t bytes_read_per_site = (std::size_t(0) + ... + Args::bytes_read_per_site);
 
   Pack operands;
   const SiteLayout* site_layout;

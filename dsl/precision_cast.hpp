@@ -19,6 +19,7 @@ struct PrecisionCast {
   using value_type = rebind_t<typename E::value_type, To>;
   using real_type = To;
   static constexpr int nsimd = E::nsimd;
+  static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
 
   E operand;
 

@@ -23,6 +23,7 @@ struct Shift {
   using value_type = typename E::value_type;
   using real_type = typename E::real_type;
   static constexpr int nsimd = E::nsimd;
+  static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
 
   E operand;
   DisplacementView table;

@@ -31,6 +31,7 @@ struct FieldView {
   static constexpr int nsimd = Nsimd;
   static constexpr int site_words = words_v<T>;
   static constexpr int record_stride = RecordWords * Nsimd;  // reals from one outer site to the next
+  static constexpr std::size_t bytes_read_per_site = sizeof(real_type) * site_words * Nsimd;
 
   real_type* data;
   const SiteLayout* site_layout;

@@ -24,22 +24,29 @@ struct Cpu {
 
   // Software prefetch, one outer site ahead, of everything a statement reads
   // there (through its shifts) and the destination it writes. It pays off
-  // when the fields stream from memory (Dslash at 24^4: 1.6x) and is about
-  // even when they sit in cache, so it is switched on by the size of the
-  // destination: beyond this, the statement's fields cannot all stay in the
-  // caches of two cores. Measured 2026-11-22, 2 threads: a lower threshold
-  // (512 KiB) would speed up Dslash at 8^4 after the caches were flushed
-  // (0.24 -> 0.39 of STREAM) but slow D2Q9 at 192^2 by 10% (few streams,
-  // which the hardware prefetchers follow on their own).
+  // when the fields stream from memory and a site takes long: the hardware
+  // prefetchers then fall behind the many streams of a stencil (Dslash at
+  // 24^4: 1.6x; at 8^4 with flushed caches 0.24 -> 0.39 of STREAM) and cost
+  // nothing measurable when the fields sit in cache (8^4 warm: 46 against
+  // 42 GFLOPS). Statements that read little per site (lattice Boltzmann,
+  // BLAS-1) keep up without it and lose up to 10% to the extra instructions
+  // (D2Q9 at 192^2), so they prefetch only beyond the caches of two cores.
+  // Measured 2026-11-22 on the 2-core AVX-512 VM, 2 threads.
   static constexpr std::size_t prefetch_above_bytes = std::size_t(4) << 20;
+  static constexpr std::size_t heavy_site_bytes = std::size_t(8) << 10;  // Dslash: 10.8 KB (single) per outer site
+  static constexpr std::size_t heavy_prefetch_above_bytes = std::size_t(256) << 10;
   // Outer sites ahead to prefetch. Measured on D3Q19 (the cheapest site per
   // byte of the stencils here): 1 and 2 equal, 4 worse.
   static constexpr std::int64_t prefetch_distance = 1;
 
   template <class T, int N>
+  static std::size_t field_bytes(const FieldView<T, N>& dst) {
+    return static_cast<std::size_t>(dst.site_layout->outer_volume()) * sizeof(real_of_t<T>) * words_v<T> * N;
+  }
+  template <class E, class T, int N>
   static bool worth_prefetching(const FieldView<T, N>& dst) {
-    return static_cast<std::size_t>(dst.site_layout->outer_volume()) * sizeof(real_of_t<T>) * words_v<T> * N >
-           prefetch_above_bytes;
+    return field_bytes(dst) >
+           (E::bytes_read_per_site >= heavy_site_bytes ? heavy_prefetch_above_bytes : prefetch_above_bytes);
   }
 
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
@@ -48,11 +55,11 @@ struct Cpu {
   static void assign(const FieldView<T, N>& dst, const E& e, Op) {
     using S = Site<real_of_t<T>, N>;
     const std::int64_t outer = dst.site_layout->outer_volume();
-    const bool beyond_caches = worth_prefetching(dst);
-    const std::int64_t prefetch_end = beyond_caches ? outer - prefetch_distance : 0;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? outer - prefetch_distance : 0;
     // Overwriting a field larger than the caches: stream the stores (and do
-    // not prefetch the lines they replace). One loop body serves both cases.
-    const bool streaming = beyond_caches && !Op::reads_destination;
+    // not prefetch the lines they replace). A smaller result stays in cache
+    // for the next statement. One loop body serves both cases.
+    const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
     parallel_for(outer, [=](std::int64_t o) LATTE_LAMBDA {
       const S s{o};
       if (o < prefetch_end) {
@@ -77,7 +84,7 @@ struct Cpu {
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     using Result = rebind_t<VectorValue, double>;
     const std::int64_t outer = dst.site_layout->outer_volume();
-    const std::int64_t prefetch_end = worth_prefetching(dst) ? outer - prefetch_distance : 0;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? outer - prefetch_distance : 0;
     std::vector<Result> partial(reduction_blocks(outer));
     parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
       const std::int64_t begin = b * reduction_block_sites;
