@@ -16,6 +16,7 @@
 #include "backends/common/parallel.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
+#include "bench/dslash_operands.hpp"
 #include "lattice/gamma.hpp"
 #include "lattice/gauge_field.hpp"
 
@@ -57,38 +58,18 @@ inline __attribute__((always_inline)) void hop_direction(Spinor<V>& acc, std::in
 
 template <class R, class W>
 void hand_written_dslash(Lattice<Spinor<R>, W>& out, const GaugeField<R, W>& gauge, const Lattice<Spinor<R>, W>& in) {
-  constexpr int N = Lattice<Spinor<R>, W>::nsimd;
-  using V = backend::cpu::vector_t<R, N>;
-  const SiteLayout& layout = in.layout();
-  const DisplacementTable* tables[4][2];
-  for (int mu = 0; mu < 4; ++mu) {
-    tables[mu][0] = &layout.displacement(unit_displacement(4, mu, +1));
-    tables[mu][1] = &layout.displacement(unit_displacement(4, mu, -1));
-  }
-  const auto* psi = reinterpret_cast<const Spinor<V>*>(in.host_view().data);
-  auto* chi = reinterpret_cast<Spinor<V>*>(out.host_view(Access::write).data);
-  const ColourMatrix<V>* U[4];
-  for (int mu = 0; mu < 4; ++mu) U[mu] = reinterpret_cast<const ColourMatrix<V>*>(gauge[mu].host_view().data);
-
+  const DslashOperands<R, W> d(out, gauge, in);
+  using V = typename DslashOperands<R, W>::V;
   using Ops = backend::cpu::VectorOps;
-  const std::int64_t outer = layout.outer_volume();
-  parallel_for(outer, [&](std::int64_t o) {
-    if (const std::int64_t next = o + 1; next < outer) {
-      for (int mu = 0; mu < 4; ++mu) {
-        const std::int64_t forward = tables[mu][0]->neighbour[next], backward = tables[mu][1]->neighbour[next];
-        Ops::prefetch(psi + forward, sizeof(Spinor<V>));
-        Ops::prefetch(psi + backward, sizeof(Spinor<V>));
-        Ops::prefetch(U[mu] + next, sizeof(ColourMatrix<V>));
-        Ops::prefetch(U[mu] + backward, sizeof(ColourMatrix<V>));
-      }
-    }
+  parallel_for(d.outer, [&](std::int64_t o) {
+    d.prefetch(o + 1);
     Spinor<V> acc;
     for_each_leaf([](V& x) LATTE_LAMBDA { x = V(R(0)); }, acc);
-    hop_direction<0>(acc, o, psi, U[0], *tables[0][0], *tables[0][1]);
-    hop_direction<1>(acc, o, psi, U[1], *tables[1][0], *tables[1][1]);
-    hop_direction<2>(acc, o, psi, U[2], *tables[2][0], *tables[2][1]);
-    hop_direction<3>(acc, o, psi, U[3], *tables[3][0], *tables[3][1]);
-    for_each_leaf([](V& target, const V& value) LATTE_LAMBDA { Ops::stream(target, value); }, chi[o], acc);
+    hop_direction<0>(acc, o, d.psi, d.U[0], *d.tables[0][0], *d.tables[0][1]);
+    hop_direction<1>(acc, o, d.psi, d.U[1], *d.tables[1][0], *d.tables[1][1]);
+    hop_direction<2>(acc, o, d.psi, d.U[2], *d.tables[2][0], *d.tables[2][1]);
+    hop_direction<3>(acc, o, d.psi, d.U[3], *d.tables[3][0], *d.tables[3][1]);
+    for_each_leaf([](V& target, const V& value) LATTE_LAMBDA { Ops::stream(target, value); }, d.chi[o], acc);
   });
 }
 

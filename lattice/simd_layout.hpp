@@ -86,15 +86,19 @@ class SiteLayout {
            " with SIMD layout " + to_string(simd_);
   }
 
-  // Site x -> (outer site, lane); x must be a site of this layout.
+  // Site x -> (outer site, lane); x must be a site of this layout. Integer
+  // arithmetic only: table construction calls it for every site and lane.
   std::pair<std::int64_t, int> split(const Coordinate& x) const {
-    Coordinate xo(x.size()), xl(x.size());
+    std::int64_t outer = 0, stride = 1;
+    int lane = 0, lane_stride = 1;
     for (std::size_t mu = 0; mu < x.size(); ++mu) {
-      const int h = mu == 0 && checkerboarded() ? x[0] / 2 : x[mu];
-      xo[mu] = h % reduced_[mu];
-      xl[mu] = h / reduced_[mu];
+      const int h = mu == 0 && checkerboarded() ? x[0] / 2 : x[mu];  // the grid point (see site_of_grid_point)
+      outer += static_cast<std::int64_t>(h % reduced_[mu]) * stride;
+      lane += (h / reduced_[mu]) * lane_stride;
+      stride *= reduced_[mu];
+      lane_stride *= simd_[mu];
     }
-    return {index_from_coordinate(xo, reduced_), static_cast<int>(index_from_coordinate(xl, simd_))};
+    return {outer, lane};
   }
 
   // (outer site, lane) -> site x.
@@ -107,11 +111,7 @@ class SiteLayout {
 
   // Grid point h of the lanes' grid -> site x (the identity unless checkerboarded).
   Coordinate site_of_grid_point(Coordinate h) const {
-    if (checkerboarded()) {
-      int others = static_cast<int>(parity_);
-      for (std::size_t mu = 1; mu < h.size(); ++mu) others += h[mu];
-      h[0] = 2 * h[0] + (others & 1);
-    }
+    unfold(h);
     return h;
   }
 
@@ -242,29 +242,13 @@ class SiteLayout {
         int present = 0;
         bool scattered = false;
         for (int l = 0; l < nsimd_; ++l) {
-          // the destination's site, displaced and wrapped
-          int others = static_cast<int>(destination.parity_);
-          for (int mu = 0; mu < nd; ++mu) {
-            x[mu] = xo[mu] + lane_offsets[l * nd + mu];
-            if (mu > 0) others += x[mu];
-          }
-          if (destination.checkerboarded()) x[0] = 2 * x[0] + (others & 1);
-          int sum = 0;
-          for (int mu = 0; mu < nd; ++mu) {
-            x[mu] = ((x[mu] + d[mu]) % dims_[mu] + dims_[mu]) % dims_[mu];
-            sum += x[mu];
-          }
-          if (parity_ != Parity::all && (sum & 1) != static_cast<int>(parity_)) continue;
+          // the destination's site, displaced and wrapped ...
+          for (int mu = 0; mu < nd; ++mu) x[mu] = xo[mu] + lane_offsets[l * nd + mu];
+          destination.unfold(x);
+          for (int mu = 0; mu < nd; ++mu) x[mu] = ((x[mu] + d[mu]) % dims_[mu] + dims_[mu]) % dims_[mu];
+          if (!has_parity(x, parity_)) continue;
           // ... and where this layout holds it
-          std::int64_t site_outer = 0, stride = 1;
-          int lane = 0, lane_stride = 1;
-          for (int mu = 0; mu < nd; ++mu) {
-            const int h = mu == 0 && checkerboarded() ? x[0] / 2 : x[mu];
-            site_outer += static_cast<std::int64_t>(h % reduced_[mu]) * stride;
-            lane += (h / reduced_[mu]) * lane_stride;
-            stride *= reduced_[mu];
-            lane_stride *= simd_[mu];
-          }
+          const auto [site_outer, lane] = split(x);
           if (present > 0 && site_outer != source) scattered = true;
           source = site_outer;
           lane_maps[static_cast<std::size_t>(o) * nsimd_ + l] = lane;
@@ -305,6 +289,15 @@ class SiteLayout {
       table->permutation[o] = static_cast<std::uint8_t>(entry->second);
     }
     return table;
+  }
+
+  // Grid point -> site, in place: on a checkerboard, x[0] = 2 h[0] + b with
+  // b = (parity + h[1] + ... + h[n-1]) mod 2, the convention split inverts.
+  void unfold(Coordinate& h) const {
+    if (!checkerboarded()) return;
+    int others = static_cast<int>(parity_);
+    for (std::size_t mu = 1; mu < h.size(); ++mu) others += h[mu];
+    h[0] = 2 * h[0] + (others & 1);
   }
 
   // Add the lane map "lane xl reads lane (xl + lane_shift) mod simd_layout".
