@@ -5,7 +5,8 @@
 //
 // --precision mixed solves in double with single-precision corrections
 // (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
-// the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp).
+// the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp); the
+// two combine (defect correction on the even-odd system).
 
 #include <CLI/CLI.hpp>
 
@@ -50,12 +51,10 @@ int run(const Options& options) {
   try {
     const SolverControl control{options.tolerance, options.max_iterations};
     SolverReport report;
-    if (options.even_odd) {
-      report = solve_wilson_even_odd(M, x, b, control);
+    if (options.precision != "mixed") {
+      report = options.even_odd ? solve_wilson_even_odd(M, x, b, control) : solve_wilson(M, x, b, control);
     } else if constexpr (std::is_same_v<R, double> && mixed_precision_available<DefaultWidth>) {
-      report = options.precision == "mixed" ? solve_wilson_mixed(M, x, b, control) : solve_wilson(M, x, b, control);
-    } else {
-      report = solve_wilson(M, x, b, control);
+      report = options.even_odd ? solve_wilson_even_odd_mixed(M, x, b, control) : solve_wilson_mixed(M, x, b, control);
     }
     if (options.history) {
       std::printf("%10s %24s\n", "iteration", options.precision == "mixed" ? "|r| / |r0| (each cycle)" : "|r| / |b| (normal eq.)");
@@ -92,8 +91,6 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-history", options.history, "do not print the residual history");
   CLI11_PARSE(app, argc, argv);
   try {
-    if (options.precision == "mixed" && options.even_odd)
-      throw std::invalid_argument("--even-odd and --precision mixed cannot be combined yet");
     if (options.precision == "mixed" && !mixed_precision_available<DefaultWidth>)
       throw std::invalid_argument("--precision mixed needs a float vector of half this build's SIMD width (not SSE2)");
     return options.precision == "single" ? run<float>(options) : run<double>(options);

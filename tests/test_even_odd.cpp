@@ -10,6 +10,7 @@
 #include <set>
 
 #include "solvers/qcd/wilson_even_odd.hpp"
+#include "solvers/qcd/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -205,6 +206,57 @@ TEST(WilsonEvenOdd, SchurSolveMeetsTheWholeSystemToleranceInFewerIterations) {
   EXPECT_LE(std::sqrt(norm2(x_eo - x_plain) / norm2(x_plain)), 1e-7);
   std::printf("even-odd: %d iterations, plain: %d iterations\n", eo.iterations, plain.iterations);
 }
+
+// Mixed precision needs a float vector of half the build's width; an SSE2
+// CPU build (16 bytes) has none of 8 bytes.
+#if LATTE_SIMD_BYTES != 16
+TEST(WilsonEvenOdd, MixedPrecisionSchurSolveReachesDoubleTolerance) {
+  const Geometry geometry({8, 8, 8, 8});
+  GaugeField<double> U(geometry);
+  ParallelRng rng(4);
+  U.set_random(rng);
+  const WilsonDirac<double> M(U, 0.05);
+  Lattice<Spinor<double>> b(geometry), x_mixed(geometry), x_double(geometry), Mx(geometry);
+  rng.gaussian(b);
+  x_mixed = zero;
+  x_double = zero;
+  const SolverReport mixed = solve_wilson_even_odd_mixed(M, x_mixed, b, SolverControl{1e-10, 4000});
+  M.apply(Mx, x_mixed);
+  const double residual = std::sqrt(norm2(b - Mx) / norm2(b));  // recomputed here, independently
+  EXPECT_LE(residual, 1e-10);
+  EXPECT_NEAR(mixed.true_residual, residual, 1e-12);
+  solve_wilson_even_odd(M, x_double, b, SolverControl{1e-11, 4000});
+  EXPECT_LE(std::sqrt(norm2(x_mixed - x_double) / norm2(x_double)), 1e-9);
+  std::printf("even-odd mixed: %d single-precision iterations\n", mixed.iterations);
+
+  // Operators built once serve a second solve, from the first one's answer.
+  const WilsonEvenOdd<double> schur(U, 0.05);
+  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> schur_single(single_precision_links(U), 0.05);
+  const SolverReport again = solve_wilson_even_odd_mixed(schur, schur_single, M, x_mixed, b, SolverControl{1e-10, 4000});
+  EXPECT_EQ(again.iterations, 0);
+  EXPECT_LE(again.true_residual, 1e-10);
+  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> other_mass(single_precision_links(U), 0.2);
+  EXPECT_THROW(solve_wilson_even_odd_mixed(schur, other_mass, M, x_mixed, b, SolverControl{}), GeometryMismatch);
+}
+
+TEST(WilsonEvenOdd, MixedPrecisionSchurSolveFailsClearlyAtTheIterationLimit) {
+  const Geometry geometry({4, 4, 4, 4});
+  GaugeField<double> U(geometry);
+  ParallelRng rng(2);
+  U.set_random(rng);
+  const WilsonDirac<double> M(U, 0.01);
+  Lattice<Spinor<double>> b(geometry), x(geometry);
+  rng.gaussian(b);
+  x = zero;
+  try {
+    solve_wilson_even_odd_mixed(M, x, b, SolverControl{1e-12, 5});
+    FAIL() << "expected a SolverError";
+  } catch (const SolverError& error) {
+    EXPECT_NE(std::string(error.what()).find("even-odd mixed-precision"), std::string::npos) << error.what();
+    EXPECT_LE(error.report().iterations, 5);
+  }
+}
+#endif
 
 TEST(WilsonEvenOdd, RejectsCheckerboardedArgumentsAndAForeignSchurOperator) {
   const Geometry geometry({4, 4, 4, 4});

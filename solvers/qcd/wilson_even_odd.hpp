@@ -89,20 +89,23 @@ class WilsonEvenOdd {
 };
 
 // Solve M x = b (fields on the whole lattice) through the even-odd Schur
-// complement `schur` of M (same gauge field and mass; built once, it serves
-// any number of solves); x is also the initial guess. The tolerance applies
-// to the whole system's |b - M x| / |b|, recomputed with M at the end.
-template <class R, class W>
-SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const WilsonDirac<R, W>& M,
-                                   Lattice<Spinor<R>, W>& x, const Lattice<Spinor<R>, W>& b,
-                                   const SolverControl& control) {
+// complement `schur` of M (same gauge field and mass): prepare the even-site
+// system Mhat x_e = bhat_e, hand it to solve_even(x_e, bhat_e, control) with
+// the tolerance rescaled from |b| to |bhat_e|, reconstruct the odd sites and
+// recompute |b - M x| / |b| with M. x is also the initial guess. `name`
+// opens the error messages.
+template <class R, class W, class EvenSolve>
+SolverReport solve_through_schur_complement(const WilsonEvenOdd<R, W>& schur, const WilsonDirac<R, W>& M,
+                                            Lattice<Spinor<R>, W>& x, const Lattice<Spinor<R>, W>& b,
+                                            const SolverControl& control, const std::string& name,
+                                            EvenSolve&& solve_even) {
   using Field = Lattice<Spinor<R>, W>;
   if (b.geometry().checkerboarded() || x.geometry().checkerboarded())
-    throw GeometryMismatch("Latte even-odd Wilson solve: x and b must be fields on the whole lattice; got " +
-                           x.layout().describe() + " and " + b.layout().describe());
+    throw GeometryMismatch(name + ": x and b must be fields on the whole lattice; got " + x.layout().describe() +
+                           " and " + b.layout().describe());
   if (schur.mass() != M.mass() || !schur.geometry().layout(Field::nsimd).checkerboard(Parity::all).same_as(b.layout()))
-    throw GeometryMismatch("Latte even-odd Wilson solve: the Schur operator (m = " + std::to_string(schur.mass()) +
-                           ", " + schur.geometry().layout(Field::nsimd).describe() + ") does not belong to M (m = " +
+    throw GeometryMismatch(name + ": the Schur operator (m = " + std::to_string(schur.mass()) + ", " +
+                           schur.geometry().layout(Field::nsimd).describe() + ") does not belong to M (m = " +
                            std::to_string(M.mass()) + ") on " + b.layout().describe());
   const auto start = std::chrono::steady_clock::now();
   const double A = schur.diagonal();
@@ -116,10 +119,10 @@ SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const Wilso
   // |b - M x| = |rhs - Mhat x_e|: scale the tolerance from |b| to |rhs|.
   const double b_norm = std::sqrt(norm2(b)), rhs_norm = std::sqrt(norm2(rhs));
   if (!std::isfinite(b_norm))
-    throw SolverError("Latte even-odd Wilson solve: the right-hand side contains NaN or infinity", SolverReport{});
+    throw SolverError(name + ": the right-hand side contains NaN or infinity", SolverReport{});
   SolverControl reduced = control;
   if (rhs_norm > 0) reduced.tolerance = control.tolerance * b_norm / rhs_norm;
-  SolverReport report = solve_wilson(schur, x_even, rhs, reduced);
+  SolverReport report = solve_even(x_even, rhs, reduced);
 
   Field x_odd(schur.odd_geometry(), Uninitialized{});
   x_odd = (1.0 / A) * (b_odd + 0.5 * schur.template hopping_to_odd<+1>(x_even));
@@ -127,11 +130,21 @@ SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const Wilso
   report.true_residual = b_norm > 0 ? relative_residual(M, x, b) : 0.0;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (report.true_residual > control.tolerance)
-    throw SolverError("Latte even-odd Wilson solve: |b - M x| / |b| = " + std::to_string(report.true_residual) +
+    throw SolverError(name + ": |b - M x| / |b| = " + std::to_string(report.true_residual) +
                           " above the tolerance " + std::to_string(control.tolerance) +
                           " after reconstructing the odd sites",
                       report);
   return report;
+}
+
+// Even-odd preconditioned CG: CG on the Schur system's normal equations.
+template <class R, class W>
+SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const WilsonDirac<R, W>& M,
+                                   Lattice<Spinor<R>, W>& x, const Lattice<Spinor<R>, W>& b,
+                                   const SolverControl& control) {
+  return solve_through_schur_complement(
+      schur, M, x, b, control, "Latte even-odd Wilson solve",
+      [&](auto& x_even, const auto& rhs, const SolverControl& reduced) { return solve_wilson(schur, x_even, rhs, reduced); });
 }
 
 // The same, building the Schur operator for this one solve (its link copies

@@ -7,7 +7,9 @@
 // bandwidth-bound) while the outer residual still reaches double tolerances.
 //
 // The single-precision fields have the lane count of the double ones
-// (MatchingSingleWidth), so precision changes are pointwise statements.
+// (MatchingSingleWidth), so precision changes are pointwise statements; the
+// same holds on checkerboards, so the even-odd Schur system is solved the
+// same way (solve_wilson_even_odd_mixed).
 
 #include <chrono>
 #include <cmath>
@@ -15,6 +17,7 @@
 #include <string_view>
 
 #include "dsl/precision_cast.hpp"
+#include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 
 namespace latte {
@@ -30,24 +33,33 @@ struct MixedPrecisionControl {
   int max_cycles = 50;
 };
 
+// The links in single precision, on the same lanes as the double ones.
 template <class W>
-SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
-                                const Lattice<Spinor<double>, W>& b, const SolverControl& control,
-                                const MixedPrecisionControl& mixed = {}) {
-  using SingleWidth = MatchingSingleWidth<W>;
-  using Field = Lattice<Spinor<double>, W>;
-  using SingleField = Lattice<Spinor<float>, SingleWidth>;
+GaugeField<float, MatchingSingleWidth<W>> single_precision_links(const GaugeField<double, W>& U) {
+  GaugeField<float, MatchingSingleWidth<W>> U_single(U.geometry());
+  for (int mu = 0; mu < 4; ++mu) U_single[mu] = precision_cast<float>(U[mu]);
+  return U_single;
+}
+
+// Defect correction for any operator M (double) with a single-precision
+// twin M_single acting on the same sites: both have apply and apply_dagger,
+// and the inner solves are CG on M_single^+ M_single. The tolerance applies
+// to |b - M x| / |b|, computed in double after every cycle. `name` opens the
+// error messages.
+template <class Dirac, class SingleDirac>
+SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_single, typename Dirac::Field& x,
+                                        const typename Dirac::Field& b, const SolverControl& control,
+                                        const MixedPrecisionControl& mixed, const std::string& name) {
+  using Field = typename Dirac::Field;
+  using SingleField = typename SingleDirac::Field;
+  static_assert(Field::nsimd == SingleField::nsimd, "the single-precision operator must use the same lanes");
   const Geometry& geometry = b.geometry();
   const auto start = std::chrono::steady_clock::now();
-
-  GaugeField<float, SingleWidth> U_single(geometry);
-  for (int mu = 0; mu < 4; ++mu) U_single[mu] = precision_cast<float>(M.gauge()[mu]);
-  const WilsonDirac<float, SingleWidth> M_single(U_single, M.mass());
 
   Field Mx(geometry, Uninitialized{}), r(geometry, Uninitialized{});
   SingleField r_single(geometry, Uninitialized{}), rhs_single(geometry, Uninitialized{}), e_single(geometry);
   const double b_norm = std::sqrt(norm2(b));
-  if (!(b_norm > 0)) throw SolverError("Latte mixed-precision Wilson solve: the source is zero or not finite", {});
+  if (!(b_norm > 0)) throw SolverError(name + ": the source is zero or not finite", {});
 
   SolverReport total;
   M.apply(Mx, x);
@@ -55,8 +67,8 @@ SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<
   double residual = std::sqrt(norm2(r)) / b_norm;
   for (int cycle = 0; residual > control.tolerance; ++cycle) {
     if (cycle == mixed.max_cycles || total.iterations >= control.max_iterations)
-      throw SolverError("Latte mixed-precision Wilson solve: |b - M x| / |b| = " + std::to_string(residual) +
-                            " after " + std::to_string(cycle) + " cycles and " + std::to_string(total.iterations) +
+      throw SolverError(name + ": |b - M x| / |b| = " + std::to_string(residual) + " after " +
+                            std::to_string(cycle) + " cycles and " + std::to_string(total.iterations) +
                             " single-precision iterations, above the tolerance " + std::to_string(control.tolerance),
                         total);
     r_single = precision_cast<float>(r);
@@ -65,7 +77,7 @@ SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<
     SolverControl inner{mixed.inner_tolerance, control.max_iterations - total.iterations, control.keep_history};
     SolverReport step;
     try {
-      step = conjugate_gradient(NormalOperator<WilsonDirac<float, SingleWidth>>(M_single), e_single, rhs_single, inner);
+      step = conjugate_gradient(NormalOperator<SingleDirac>(M_single), e_single, rhs_single, inner);
     } catch (const SolverError& e) {
       step = e.report();  // its last iterate may still correct x; the outer residual judges
     }
@@ -76,19 +88,66 @@ SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<
     x += precision_cast<double>(e_single);
     M.apply(Mx, x);
     r = b - Mx;
-    total.flops += WilsonDirac<double, W>::flops_per_site * static_cast<double>(geometry.volume());
+    total.flops += Dirac::flops_per_site * static_cast<double>(geometry.volume());
     const double previous = residual;
     residual = std::sqrt(norm2(r)) / b_norm;
     if (!(residual < 0.9 * previous))
-      throw SolverError("Latte mixed-precision Wilson solve: a cycle took |b - M x| / |b| from " +
-                            std::to_string(previous) + " only to " + std::to_string(residual) +
-                            " (single precision cannot resolve this system further)",
+      throw SolverError(name + ": a cycle took |b - M x| / |b| from " + std::to_string(previous) + " only to " +
+                            std::to_string(residual) + " (single precision cannot resolve this system further)",
                         total);
   }
   total.residual = residual;
   total.true_residual = residual;
   total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;
+}
+
+template <class W>
+SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
+                                const Lattice<Spinor<double>, W>& b, const SolverControl& control,
+                                const MixedPrecisionControl& mixed = {}) {
+  const auto U_single = single_precision_links(M.gauge());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass());
+  return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
+}
+
+// Even-odd preconditioning and mixed precision together: defect correction
+// on the Schur system (the double Schur operator `schur` outside, its
+// single-precision twin `schur_single` inside; both built once, they serve
+// any number of solves), then the odd sites are reconstructed in double.
+template <class W>
+SolverReport solve_wilson_even_odd_mixed(const WilsonEvenOdd<double, W>& schur,
+                                         const WilsonEvenOdd<float, MatchingSingleWidth<W>>& schur_single,
+                                         const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
+                                         const Lattice<Spinor<double>, W>& b, const SolverControl& control,
+                                         const MixedPrecisionControl& mixed = {}) {
+  const std::string name = "Latte even-odd mixed-precision Wilson solve";
+  constexpr int nsimd = Lattice<Spinor<double>, W>::nsimd;  // the single fields have as many lanes
+  const SiteLayout& single_sites = schur_single.geometry().layout(nsimd);
+  const SiteLayout& double_sites = schur.geometry().layout(nsimd);
+  if (schur_single.mass() != schur.mass() || !single_sites.same_as(double_sites))
+    throw GeometryMismatch(name + ": the single-precision Schur operator (m = " + std::to_string(schur_single.mass()) +
+                           ", " + single_sites.describe() + ") is not the twin of the double one (m = " +
+                           std::to_string(schur.mass()) + ", " + double_sites.describe() + ")");
+  return solve_through_schur_complement(
+      schur, M, x, b, control, name, [&](auto& x_even, const auto& rhs, const SolverControl& reduced) {
+        return solve_by_defect_correction(schur, schur_single, x_even, rhs, reduced, mixed, name);
+      });
+}
+
+// The same, building both Schur operators for this one solve (their link
+// copies and first-use tables are part of the time reported).
+template <class W>
+SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
+                                         const Lattice<Spinor<double>, W>& b, const SolverControl& control,
+                                         const MixedPrecisionControl& mixed = {}) {
+  const auto start = std::chrono::steady_clock::now();
+  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass());
+  // The single Schur operator keeps its own copies of the links by parity.
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass());
+  SolverReport report = solve_wilson_even_odd_mixed(schur, schur_single, M, x, b, control, mixed);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
 }
 
 }  // namespace latte
