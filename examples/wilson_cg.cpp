@@ -1,7 +1,9 @@
 // Solve the Wilson-Dirac equation M x = b on a random ("hot") SU(3) gauge
-// field with conjugate gradient on the normal equations, all in Latte's DSL.
+// field, or one read from a NERSC file, with conjugate gradient on the
+// normal equations, all in Latte's DSL.
 //
 //   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
+//   wilson_cg --load-gauge config.nersc --mass 0.1      # a configuration from a NERSC file
 //
 // --precision mixed solves in double with single-precision corrections
 // (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
@@ -14,6 +16,7 @@
 #include <string>
 
 #include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/nersc_gauge_file.hpp"
 #include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 #include "solvers/qcd/wilson_solve_mixed.hpp"
@@ -29,24 +32,34 @@ struct Options {
   std::string precision = "double";
   bool even_odd = false;
   bool history = true;
+  std::string load_gauge, save_gauge;  // NERSC files
+  bool lattice_given = false;
 };
 
 template <class R>
 int run(const Options& options) {
-  Geometry geometry(options.lattice);
+  // A loaded configuration brings its lattice, unless --lattice insists.
+  const bool load = !options.load_gauge.empty();
+  Geometry geometry(load && !options.lattice_given ? read_nersc_header(options.load_gauge).extents : options.lattice);
   GaugeField<R> U(geometry);
   ParallelRng rng(options.seed);
-  U.set_random(rng);
+  if (load)
+    read_nersc(U, options.load_gauge);
+  else
+    U.set_random(rng);
+  if (!options.save_gauge.empty()) write_nersc(U, options.save_gauge);
   WilsonDirac<R> M(U, options.mass);
   Lattice<Spinor<R>> b(geometry), x(geometry);
   rng.gaussian(b);
   x = zero;
 
   std::printf("Wilson CG: lattice %s, m = %g, %s precision%s, tolerance %g, seed %llu\n",
-              to_string(options.lattice).c_str(), options.mass, options.precision.c_str(),
+              to_string(geometry.dims()).c_str(), options.mass, options.precision.c_str(),
               options.even_odd ? ", even-odd preconditioned" : "", options.tolerance,
               static_cast<unsigned long long>(options.seed));
   std::printf("backend %s, %d SIMD lanes, %d threads\n", backend::Default::name, Lattice<R>::nsimd, host_threads());
+  std::printf("gauge field       %s%s\n", load ? "read from " : "random SU(3)", load ? options.load_gauge.c_str() : "");
+  if (!options.save_gauge.empty()) std::printf("saved to          %s (NERSC)\n", options.save_gauge.c_str());
   std::printf("average plaquette %.12f\n", average_plaquette(U));
   try {
     const SolverControl control{options.tolerance, options.max_iterations};
@@ -89,7 +102,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"double", "single", "mixed"}));
   app.add_flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
   app.add_flag("!--no-history", options.history, "do not print the residual history");
+  app.add_option("--load-gauge", options.load_gauge, "read the gauge field from this NERSC file (its lattice, unless --lattice is given)");
+  app.add_option("--save-gauge", options.save_gauge, "write the gauge field to this NERSC file (IEEE64BIG, 3x3)");
   CLI11_PARSE(app, argc, argv);
+  options.lattice_given = app.count("--lattice") > 0;
   try {
     if (options.precision == "mixed" && !mixed_precision_available<DefaultWidth>)
       throw std::invalid_argument("--precision mixed needs a float vector of half this build's SIMD width (not SSE2)");

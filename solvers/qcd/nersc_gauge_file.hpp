@@ -1,0 +1,377 @@
+#pragma once
+// Gauge configurations in the NERSC archive format, the exchange format of
+// MILC, Grid, Chroma/QDP++, CPS and many public ensembles.
+//
+// A file is an ASCII header
+//   BEGIN_HEADER
+//   KEY = value          (one per line, in any order)
+//   END_HEADER
+// followed by the links, nothing else:
+//   - sites with x fastest, then y, z, t (Latte's lexicographic order,
+//     dimension 0 fastest; Geometry::global_index);
+//   - at each site the links of mu = 0, 1, 2, 3 (x, y, z, t);
+//   - each link row by row, each entry as (re, im).
+// DATATYPE 4D_SU3_GAUGE_3x3 stores all three rows; 4D_SU3_GAUGE stores two,
+// and the third is rebuilt as the conjugated cross product of the first two
+// (exact for SU(3), the same rule random_su3 uses). FLOATING_POINT is
+// IEEE64BIG, IEEE64LITTLE, IEEE32BIG or IEEE32LITTLE (IEEE32 and IEEE64
+// alone mean big-endian).
+//
+// Integrity, checked on reading (a mismatch is a GaugeFileError naming the
+// file and both values):
+//   CHECKSUM   the sum modulo 2^32 of the stored reals seen as 32-bit unsigned
+//              words in little-endian order (each real first brought to
+//              little endian, whatever the file's order), in hex;
+//   LINK_TRACE the average over all links of Re tr U / 3;
+//   PLAQUETTE  the average over all plaquettes of Re tr U_p / 3 (the
+//              normalisation of average_plaquette: 1 on the free field).
+// Both averages are compared to 1e-6 relative (headers print about ten
+// digits); files without them are read with the checksum alone. A file of
+// 32-bit reals read into double links keeps the float values (no
+// reunitarisation).
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lattice/gauge_field.hpp"
+#include "lattice/site_walk.hpp"
+#include "solvers/qcd/gauge_observables.hpp"
+
+namespace latte {
+
+// A gauge file that cannot be read: missing, truncated, malformed or failing
+// its checksum or header averages.
+struct GaugeFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What a NERSC header says about the links that follow it.
+struct NerscHeader {
+  std::map<std::string, std::string> fields;  // every KEY = value, as written
+  Coordinate extents;                         // DIMENSION_1..4
+  int stored_rows = 3;                        // 3 (4D_SU3_GAUGE_3x3) or 2 (4D_SU3_GAUGE)
+  int real_bytes = 8;                         // 8 (IEEE64) or 4 (IEEE32)
+  bool big_endian = true;
+  std::streamoff data_offset = 0;             // first byte after END_HEADER's line
+
+  std::int64_t volume() const {
+    std::int64_t v = 1;
+    for (int extent : extents) v *= extent;
+    return v;
+  }
+  std::int64_t data_bytes() const { return volume() * 4 * stored_rows * 3 * 2 * real_bytes; }
+};
+
+namespace nersc_detail {
+
+inline std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+template <class Word>
+Word byte_swapped(Word w) {
+  unsigned char bytes[sizeof(Word)];
+  std::memcpy(bytes, &w, sizeof(Word));
+  std::reverse(bytes, bytes + sizeof(Word));
+  std::memcpy(&w, bytes, sizeof(Word));
+  return w;
+}
+
+// The file's reals in host order, as double; the checksum is accumulated on
+// the little-endian words on the way.
+template <class Real, class Word>
+void decode(const unsigned char* raw, std::size_t count, bool big_endian, std::vector<double>& out,
+            std::uint32_t& checksum) {
+  static_assert(sizeof(Real) == sizeof(Word));
+  constexpr bool host_big = std::endian::native == std::endian::big;
+  for (std::size_t i = 0; i < count; ++i) {
+    Word w;
+    std::memcpy(&w, raw + i * sizeof(Word), sizeof(Word));
+    if (big_endian != host_big) w = byte_swapped(w);   // now host order
+    const Word little = host_big ? byte_swapped(w) : w;  // little-endian image, for the checksum
+    std::uint32_t halves[sizeof(Word) / 4];
+    std::memcpy(halves, &little, sizeof(Word));
+    for (std::uint32_t h : halves) checksum += host_big ? byte_swapped(h) : h;
+    Real value;
+    std::memcpy(&value, &w, sizeof(Word));
+    out[i] = static_cast<double>(value);
+  }
+}
+
+template <class Real, class Word>
+void encode(const std::vector<double>& values, bool big_endian, std::vector<unsigned char>& raw,
+            std::uint32_t& checksum) {
+  constexpr bool host_big = std::endian::native == std::endian::big;
+  raw.resize(values.size() * sizeof(Word));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Real value = static_cast<Real>(values[i]);
+    Word w;
+    std::memcpy(&w, &value, sizeof(Word));
+    const Word little = host_big ? byte_swapped(w) : w;
+    std::uint32_t halves[sizeof(Word) / 4];
+    std::memcpy(halves, &little, sizeof(Word));
+    for (std::uint32_t h : halves) checksum += host_big ? byte_swapped(h) : h;
+    if (big_endian != host_big) w = byte_swapped(w);
+    std::memcpy(raw.data() + i * sizeof(Word), &w, sizeof(Word));
+  }
+}
+
+inline double header_number(const NerscHeader& header, const std::string& key, const std::string& path) {
+  const std::string& text = header.fields.at(key);
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (trim(text.substr(used)).empty()) return value;
+  } catch (const std::exception&) {
+  }
+  throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": " + key + " = '" + text + "' is not a number");
+}
+
+// The average over all links of Re tr U / 3.
+template <class R, class W>
+double average_link_trace(const GaugeField<R, W>& U) {
+  double total = 0;
+  for (int mu = 0; mu < 4; ++mu) total += sum(real(trace(U[mu])));
+  return total / (3.0 * 4.0 * static_cast<double>(U.geometry().volume()));
+}
+
+inline bool agrees(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); }
+
+}  // namespace nersc_detail
+
+// Reads and checks the header only (the lattice a file holds, its format).
+inline NerscHeader read_nersc_header(const std::string& path) {
+  using nersc_detail::quoted;
+  using nersc_detail::trim;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + quoted(path));
+  NerscHeader header;
+  std::string line;
+  if (!std::getline(in, line) || trim(line) != "BEGIN_HEADER")
+    throw GaugeFileError("Latte: " + quoted(path) + " is not a NERSC gauge file (its first line is not BEGIN_HEADER)");
+  bool ended = false;
+  for (int number = 2; std::getline(in, line); ++number) {
+    if (trim(line) == "END_HEADER") {
+      ended = true;
+      break;
+    }
+    if (number > 1000) break;  // a header is a few dozen lines; this is binary data
+    const auto equals = line.find('=');
+    if (equals == std::string::npos) {
+      if (trim(line).empty()) continue;
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": header line " + std::to_string(number) +
+                           " is not KEY = value: '" + trim(line) + "'");
+    }
+    header.fields[trim(line.substr(0, equals))] = trim(line.substr(equals + 1));
+  }
+  if (!ended) throw GaugeFileError("Latte: NERSC file " + quoted(path) + " has no END_HEADER line");
+  header.data_offset = in.tellg();
+
+  for (const char* key : {"DATATYPE", "DIMENSION_1", "DIMENSION_2", "DIMENSION_3", "DIMENSION_4", "FLOATING_POINT",
+                          "CHECKSUM"})
+    if (!header.fields.count(key))
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": the header has no " + key);
+  const std::string& datatype = header.fields["DATATYPE"];
+  if (datatype == "4D_SU3_GAUGE_3x3")
+    header.stored_rows = 3;
+  else if (datatype == "4D_SU3_GAUGE")
+    header.stored_rows = 2;
+  else
+    throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": DATATYPE " + datatype +
+                         " is not supported (4D_SU3_GAUGE_3x3 or 4D_SU3_GAUGE)");
+  const std::string& floating = header.fields["FLOATING_POINT"];
+  if (floating == "IEEE64BIG" || floating == "IEEE64")
+    header.real_bytes = 8, header.big_endian = true;
+  else if (floating == "IEEE64LITTLE")
+    header.real_bytes = 8, header.big_endian = false;
+  else if (floating == "IEEE32BIG" || floating == "IEEE32")
+    header.real_bytes = 4, header.big_endian = true;
+  else if (floating == "IEEE32LITTLE")
+    header.real_bytes = 4, header.big_endian = false;
+  else
+    throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": FLOATING_POINT " + floating +
+                         " is not supported (IEEE64BIG, IEEE64LITTLE, IEEE32BIG, IEEE32LITTLE)");
+  for (int mu = 0; mu < 4; ++mu) {
+    const std::string key = "DIMENSION_" + std::to_string(mu + 1);
+    const double extent = nersc_detail::header_number(header, key, path);
+    if (!(extent >= 1) || extent != std::floor(extent) || extent > 1e6)
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": " + key + " = " + header.fields[key] +
+                           " is not a lattice extent");
+    header.extents.push_back(static_cast<int>(extent));
+  }
+  return header;
+}
+
+// Reads the links of `path` into U, whose lattice must be the file's.
+template <class R, class W>
+NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
+  using nersc_detail::quoted;
+  const NerscHeader header = read_nersc_header(path);
+  const Geometry& geometry = U.geometry();
+  if (geometry.checkerboarded() || header.extents != geometry.dims())
+    throw GeometryMismatch("Latte: NERSC file " + quoted(path) + " holds a lattice of extents " +
+                           to_string(header.extents) + " but the gauge field has extents " +
+                           to_string(geometry.dims()));
+
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(0, std::ios::end);
+  const std::int64_t found = static_cast<std::int64_t>(in.tellg()) - header.data_offset;
+  if (found != header.data_bytes())
+    throw GaugeFileError("Latte: NERSC file " + quoted(path) + " should hold " + std::to_string(header.data_bytes()) +
+                         " bytes of links after its header (" + to_string(header.extents) + ", " +
+                         std::to_string(header.stored_rows) + " rows, " + std::to_string(8 * header.real_bytes) +
+                         "-bit reals) but holds " + std::to_string(found) +
+                         (found < header.data_bytes() ? " (truncated)" : " (trailing data)"));
+  std::vector<unsigned char> raw(static_cast<std::size_t>(header.data_bytes()));
+  in.seekg(header.data_offset);
+  if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
+    throw GaugeFileError("Latte: cannot read the links of NERSC file " + quoted(path));
+
+  const std::size_t reals = raw.size() / static_cast<std::size_t>(header.real_bytes);
+  std::vector<double> values(reals);
+  std::uint32_t checksum = 0;
+  if (header.real_bytes == 8)
+    nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, header.big_endian, values, checksum);
+  else
+    nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, checksum);
+  std::uint32_t stored = 0;
+  {
+    const std::string& text = header.fields.at("CHECKSUM");
+    char* end = nullptr;
+    const unsigned long long parsed = std::strtoull(text.c_str(), &end, 16);
+    if (text.empty() || nersc_detail::trim(end).size() != 0 || parsed > 0xffffffffull)
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": CHECKSUM = '" + text + "' is not a 32-bit hex number");
+    stored = static_cast<std::uint32_t>(parsed);
+  }
+  if (checksum != stored) {
+    char message[64];
+    std::snprintf(message, sizeof message, "%x but its header says %x", checksum, stored);
+    throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: the checksum of its links is " + message);
+  }
+
+  // Into the field, site by site; two stored rows get the third rebuilt.
+  const int rows = header.stored_rows;
+  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
+  for (int mu = 0; mu < 4; ++mu) {
+    const auto view = U[mu].host_view(Access::write);
+    for_each_site(U[mu].layout(), [&](std::int64_t o, int l, const Coordinate& x) {
+      const double* link = &values[(static_cast<std::size_t>(geometry.global_index(x)) * 4 + mu) * reals_per_link];
+      ColourMatrix<double> u{};
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < 3; ++j) u(i, j) = ComplexD(link[6 * i + 2 * j], link[6 * i + 2 * j + 1]);
+      if (rows == 2)
+        for (int j = 0; j < 3; ++j) {
+          const int a = (j + 1) % 3, b = (j + 2) % 3;
+          u(2, j) = conj(u(0, a) * u(1, b) - u(0, b) * u(1, a));
+        }
+      view.store(LaneSite<R>{o, l}, transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
+    });
+  }
+
+  if (header.fields.count("LINK_TRACE")) {
+    const double expected = nersc_detail::header_number(header, "LINK_TRACE", path);
+    const double link_trace = nersc_detail::average_link_trace(U);
+    if (!nersc_detail::agrees(link_trace, expected))
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: its links have LINK_TRACE " +
+                           std::to_string(link_trace) + " but its header says " + header.fields.at("LINK_TRACE"));
+  }
+  if (header.fields.count("PLAQUETTE")) {
+    const double expected = nersc_detail::header_number(header, "PLAQUETTE", path);
+    const double plaquette = average_plaquette(U);
+    if (!nersc_detail::agrees(plaquette, expected))
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: its links have PLAQUETTE " +
+                           std::to_string(plaquette) + " but its header says " + header.fields.at("PLAQUETTE"));
+  }
+  return header;
+}
+
+struct NerscWriteOptions {
+  int real_bytes = 8;          // 8: IEEE64, 4: IEEE32
+  bool big_endian = true;      // the archive's traditional order
+  bool two_rows = false;       // 4D_SU3_GAUGE (12 reals a link) instead of 4D_SU3_GAUGE_3x3
+  std::string ensemble_id = "latte";
+  std::string ensemble_label;
+  int sequence_number = 0;
+};
+
+// Writes U to `path` (through path.tmp and a rename, so a kill during the
+// write leaves any previous file intact).
+template <class R, class W>
+void write_nersc(const GaugeField<R, W>& U, const std::string& path, const NerscWriteOptions& options = {}) {
+  using nersc_detail::quoted;
+  const Geometry& geometry = U.geometry();
+  if (geometry.checkerboarded())
+    throw GeometryMismatch("Latte: a NERSC file holds a whole lattice; this gauge field holds " +
+                           U[0].layout().describe());
+  if (options.real_bytes != 4 && options.real_bytes != 8)
+    throw std::invalid_argument("Latte: NERSC files store 4- or 8-byte reals, not " + std::to_string(options.real_bytes));
+  const int rows = options.two_rows ? 2 : 3;
+  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
+  std::vector<double> values(static_cast<std::size_t>(geometry.volume()) * 4 * reals_per_link);
+  for (int mu = 0; mu < 4; ++mu) {
+    const auto view = U[mu].host_view(Access::read);
+    for_each_site(U[mu].layout(), [&](std::int64_t o, int l, const Coordinate& x) {
+      const ColourMatrix<R> u = view.load(LaneSite<R>{o, l});
+      double* link = &values[(static_cast<std::size_t>(geometry.global_index(x)) * 4 + mu) * reals_per_link];
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < 3; ++j) {
+          link[6 * i + 2 * j] = static_cast<double>(u(i, j).re);
+          link[6 * i + 2 * j + 1] = static_cast<double>(u(i, j).im);
+        }
+    });
+  }
+  std::vector<unsigned char> raw;
+  std::uint32_t checksum = 0;
+  if (options.real_bytes == 8)
+    nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
+  else
+    nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
+
+  std::ostringstream header;
+  header.precision(12);
+  const Coordinate& dims = geometry.dims();
+  char checksum_text[16];
+  std::snprintf(checksum_text, sizeof checksum_text, "%x", checksum);
+  header << "BEGIN_HEADER\n"
+         << "HDR_VERSION = 1.0\n"
+         << "DATATYPE = " << (options.two_rows ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3") << "\n"
+         << "STORAGE_FORMAT = 1.0\n";
+  for (int mu = 0; mu < 4; ++mu) header << "DIMENSION_" << mu + 1 << " = " << dims[mu] << "\n";
+  header << "LINK_TRACE = " << nersc_detail::average_link_trace(U) << "\n"
+         << "PLAQUETTE = " << average_plaquette(U) << "\n";
+  for (int mu = 0; mu < 4; ++mu) header << "BOUNDARY_" << mu + 1 << " = PERIODIC\n";
+  header << "CHECKSUM = " << checksum_text << "\n"
+         << "ENSEMBLE_ID = " << options.ensemble_id << "\n"
+         << "ENSEMBLE_LABEL = " << options.ensemble_label << "\n"
+         << "SEQUENCE_NUMBER = " << options.sequence_number << "\n"
+         << "CREATOR = Latte\n"
+         << "FLOATING_POINT = IEEE" << 8 * options.real_bytes << (options.big_endian ? "BIG" : "LITTLE") << "\n"
+         << "END_HEADER\n";
+
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    const std::string text = header.str();
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+    if (!out) throw GaugeFileError("Latte: cannot write NERSC gauge file " + quoted(tmp));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw GaugeFileError("Latte: cannot move " + quoted(tmp) + " into place at " + quoted(path));
+}
+
+}  // namespace latte
