@@ -12,7 +12,9 @@
 // checkerboarded hopping term (odd to even sites, even-odd preconditioning)
 // is timed on the same models per site of the half lattice. A second
 // yardstick reads and writes what Dslash does with no arithmetic
-// (bench/dslash_access_pattern.hpp): the ceiling the access pattern sets.
+// (bench/dslash_access_pattern.hpp): the ceiling the access pattern sets; a
+// third makes the same loads at the site itself (no stencil), which shows
+// what the neighbour structure costs beyond the bytes and instructions.
 
 #include <iostream>
 #include <stdexcept>
@@ -112,6 +114,12 @@ void run_dslash(const Geometry& geometry, bench::Session& session) {
   result.bench = "wilson_dslash_access_pattern_yardstick";
   result.extra["dsl_time_over_access_pattern"] = dsl.seconds / pattern.seconds;
   session.record(result, pattern);
+  result.extra.erase("dsl_time_over_access_pattern");
+
+  const bench::Timing local = session.time([&] { bench::dslash_access_pattern<false>(chi_hand, U, psi); });
+  result.bench = "wilson_dslash_local_access_yardstick";
+  result.extra["access_pattern_time_over_local"] = pattern.seconds / local.seconds;
+  session.record(result, local);
 #endif
 }
 

@@ -7,6 +7,11 @@
 // Its time is what the memory system needs for Dslash's access pattern on
 // this layout: a Dslash cannot run faster, so DSL time / this time says how
 // much of the gap to STREAM is arithmetic and how much is the pattern.
+//
+// With Neighbours = false every read is at the site itself (psi(x) eight
+// times, each link twice): the same loads and the same arrays, streamed in
+// order with no stencil. Its time against the pattern's says how much the
+// neighbour structure itself costs, beyond the bytes and the instructions.
 
 #include <cstdint>
 
@@ -15,7 +20,7 @@
 
 namespace latte::bench {
 
-template <class R, class W>
+template <bool Neighbours = true, class R, class W>
 void dslash_access_pattern(Lattice<Spinor<R>, W>& out, const GaugeField<R, W>& gauge,
                            const Lattice<Spinor<R>, W>& in) {
   const DslashOperands<R, W> d(out, gauge, in);
@@ -25,14 +30,16 @@ void dslash_access_pattern(Lattice<Spinor<R>, W>& out, const GaugeField<R, W>& g
   // The records as arrays of vectors.
   auto leaves = [](const auto* record) { return reinterpret_cast<const V*>(record); };
   parallel_for(d.outer, [&](std::int64_t o) {
-    d.prefetch(o + 1);
+    if constexpr (Neighbours) d.prefetch(o + 1);
     V acc[spinor_words];
     for (int k = 0; k < spinor_words; ++k) acc[k] = V(R(0));
     for (int mu = 0; mu < 4; ++mu) {
-      const V* forward = leaves(d.psi + d.tables[mu][0]->neighbour[o]);
-      const V* backward = leaves(d.psi + d.tables[mu][1]->neighbour[o]);
+      const std::int64_t up = Neighbours ? d.tables[mu][0]->neighbour[o] : o;
+      const std::int64_t down = Neighbours ? d.tables[mu][1]->neighbour[o] : o;
+      const V* forward = leaves(d.psi + up);
+      const V* backward = leaves(d.psi + down);
       const V* link = leaves(d.U[mu] + o);
-      const V* backward_link = leaves(d.U[mu] + d.tables[mu][1]->neighbour[o]);
+      const V* backward_link = leaves(d.U[mu] + down);
       for (int k = 0; k < spinor_words; ++k) acc[k] = acc[k] + forward[k] + backward[k];
       for (int k = 0; k < link_words; ++k) acc[k] = acc[k] + link[k] + backward_link[k];
     }
