@@ -154,7 +154,9 @@ TEST(NerscGaugeFile, DamagedOrForeignFilesAreClearErrors) {
   std::string flipped = good;
   flipped[data_start + 1000] ^= 0x10;
   write_bytes(damaged, flipped);
+  back.set_unit();
   EXPECT_NE(error_of<GaugeFileError>([&] { read_nersc(back, damaged); }).find("checksum"), std::string::npos);
+  EXPECT_EQ(average_plaquette(back), 1.0);  // a file failing its checksum leaves the field as it was
 
   write_bytes(damaged, good.substr(0, good.size() - 8));
   EXPECT_NE(error_of<GaugeFileError>([&] { read_nersc(back, damaged); }).find("truncated"), std::string::npos);

@@ -26,7 +26,8 @@
 //   PLAQUETTE  the average over all plaquettes of Re tr U_p / 3 (the
 //              normalisation of average_plaquette: 1 on the free field).
 // Both averages are compared to 1e-6 relative (headers print about ten
-// digits); files without them are read with the checksum alone. A file of
+// digits); files without them are read with the checksum alone. A file that
+// fails its checksum or link trace leaves the field as it was. A file of
 // 32-bit reals read into double links keeps the float values (no
 // reunitarisation).
 
@@ -41,10 +42,11 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lattice/gauge_field.hpp"
-#include "lattice/site_walk.hpp"
+#include "backends/common/parallel.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 
 namespace latte {
@@ -127,6 +129,62 @@ void encode(const std::vector<double>& values, bool big_endian, std::vector<unsi
     for (std::uint32_t h : halves) checksum += host_big ? byte_swapped(h) : h;
     if (big_endian != host_big) w = byte_swapped(w);
     std::memcpy(raw.data() + i * sizeof(Word), &w, sizeof(Word));
+  }
+}
+
+// The file is moved one t-slice at a time (dimension 3, the slowest), so a
+// configuration never sits in memory twice: a 48^3 x 96 file is 6 GiB.
+inline std::int64_t sites_per_slice(const Coordinate& dims) { return dims[0] * dims[1] * dims[2]; }
+
+// Site `site` (global lexicographic index) of U: (outer site, lane) in its layout.
+template <class R, class W>
+std::pair<std::int64_t, int> place_of(const GaugeField<R, W>& U, std::int64_t site) {
+  return U[0].layout().split(coordinate_from_index(site, U.geometry().dims()));
+}
+
+// Slice t of U as the file's reals (rows of each link, (re, im)), in double.
+template <class R, class W>
+void gather_slice(const GaugeField<R, W>& U, std::int64_t t, int rows, std::vector<double>& values) {
+  const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
+  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
+  values.resize(static_cast<std::size_t>(per_slice) * 4 * reals_per_link);
+  for (int mu = 0; mu < 4; ++mu) {
+    const auto view = U[mu].host_view(Access::read);
+    parallel_for(per_slice, [&](std::int64_t s) {
+      const auto [outer, lane] = place_of(U, t * per_slice + s);
+      const ColourMatrix<R> u = view.load(LaneSite<R>{outer, lane});
+      double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < 3; ++j) {
+          link[6 * i + 2 * j] = static_cast<double>(u(i, j).re);
+          link[6 * i + 2 * j + 1] = static_cast<double>(u(i, j).im);
+        }
+    });
+  }
+}
+
+// The file's reals of slice t into U; two stored rows get the third rebuilt.
+template <class R, class W>
+void scatter_slice(GaugeField<R, W>& U, std::int64_t t, int rows, const std::vector<double>& values) {
+  const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
+  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
+  for (int mu = 0; mu < 4; ++mu) {
+    // Access::read_write: earlier slices written through other views stay.
+    const auto view = U[mu].host_view(t == 0 ? Access::write : Access::read_write);
+    parallel_for(per_slice, [&](std::int64_t s) {
+      const auto [outer, lane] = place_of(U, t * per_slice + s);
+      const double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
+      ColourMatrix<double> u{};
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < 3; ++j) u(i, j) = ComplexD(link[6 * i + 2 * j], link[6 * i + 2 * j + 1]);
+      if (rows == 2)
+        for (int j = 0; j < 3; ++j) {
+          const int a = (j + 1) % 3, b = (j + 2) % 3;
+          u(2, j) = conj(u(0, a) * u(1, b) - u(0, b) * u(1, a));
+        }
+      view.store(LaneSite<R>{outer, lane},
+                 transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
+    });
   }
 }
 
@@ -236,18 +294,6 @@ NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
                          std::to_string(header.stored_rows) + " rows, " + std::to_string(8 * header.real_bytes) +
                          "-bit reals) but holds " + std::to_string(found) +
                          (found < header.data_bytes() ? " (truncated)" : " (trailing data)"));
-  std::vector<unsigned char> raw(static_cast<std::size_t>(header.data_bytes()));
-  in.seekg(header.data_offset);
-  if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
-    throw GaugeFileError("Latte: cannot read the links of NERSC file " + quoted(path));
-
-  const std::size_t reals = raw.size() / static_cast<std::size_t>(header.real_bytes);
-  std::vector<double> values(reals);
-  std::uint32_t checksum = 0;
-  if (header.real_bytes == 8)
-    nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, header.big_endian, values, checksum);
-  else
-    nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, checksum);
   std::uint32_t stored = 0;
   {
     const std::string& text = header.fields.at("CHECKSUM");
@@ -257,38 +303,54 @@ NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
       throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": CHECKSUM = '" + text + "' is not a 32-bit hex number");
     stored = static_cast<std::uint32_t>(parsed);
   }
+
+  // Pass 1 checks the checksum and link trace; pass 2 fills U. A file
+  // failing those checks leaves U as it was.
+  const std::int64_t slices = geometry.dims()[3];
+  std::vector<unsigned char> raw(static_cast<std::size_t>(header.data_bytes() / slices));
+  const std::size_t reals = raw.size() / static_cast<std::size_t>(header.real_bytes);
+  std::vector<double> values(reals);
+  auto read_slice = [&](std::int64_t t, std::uint32_t& checksum) {
+    if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
+      throw GaugeFileError("Latte: cannot read time slice " + std::to_string(t) + " of NERSC file " + quoted(path));
+    if (header.real_bytes == 8)
+      nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, header.big_endian, values, checksum);
+    else
+      nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, checksum);
+  };
+  std::uint32_t checksum = 0;
+  double trace = 0;  // sum of Re tr U over all links
+  const std::size_t reals_per_link = static_cast<std::size_t>(header.stored_rows) * 6;
+  in.seekg(header.data_offset);
+  for (std::int64_t t = 0; t < slices; ++t) {
+    read_slice(t, checksum);
+    for (std::size_t link = 0; link < reals / reals_per_link; ++link) {
+      const double* u = &values[link * reals_per_link];
+      // Re u00 + Re u11 + Re u22; a two-row link's u22 is conj(u00 u11 - u01 u10).
+      const double u22 = header.stored_rows == 3 ? u[16] : u[0] * u[8] - u[1] * u[9] - (u[2] * u[6] - u[3] * u[7]);
+      trace += u[0] + u[8] + u22;
+    }
+  }
   if (checksum != stored) {
     char message[64];
     std::snprintf(message, sizeof message, "%x but its header says %x", checksum, stored);
     throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: the checksum of its links is " + message);
   }
-
-  // Into the field, site by site; two stored rows get the third rebuilt.
-  const int rows = header.stored_rows;
-  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
-  for (int mu = 0; mu < 4; ++mu) {
-    const auto view = U[mu].host_view(Access::write);
-    for_each_site(U[mu].layout(), [&](std::int64_t o, int l, const Coordinate& x) {
-      const double* link = &values[(static_cast<std::size_t>(geometry.global_index(x)) * 4 + mu) * reals_per_link];
-      ColourMatrix<double> u{};
-      for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < 3; ++j) u(i, j) = ComplexD(link[6 * i + 2 * j], link[6 * i + 2 * j + 1]);
-      if (rows == 2)
-        for (int j = 0; j < 3; ++j) {
-          const int a = (j + 1) % 3, b = (j + 2) % 3;
-          u(2, j) = conj(u(0, a) * u(1, b) - u(0, b) * u(1, a));
-        }
-      view.store(LaneSite<R>{o, l}, transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
-    });
-  }
-
   if (header.fields.count("LINK_TRACE")) {
     const double expected = nersc_detail::header_number(header, "LINK_TRACE", path);
-    const double link_trace = nersc_detail::average_link_trace(U);
+    const double link_trace = trace / (3.0 * 4.0 * static_cast<double>(geometry.volume()));
     if (!nersc_detail::agrees(link_trace, expected))
       throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: its links have LINK_TRACE " +
                            std::to_string(link_trace) + " but its header says " + header.fields.at("LINK_TRACE"));
   }
+  in.seekg(header.data_offset);
+  for (std::int64_t t = 0; t < slices; ++t) {
+    std::uint32_t unused = 0;
+    read_slice(t, unused);
+    nersc_detail::scatter_slice(U, t, header.stored_rows, values);
+  }
+  // The plaquette needs the whole field: a file whose links pass the checks
+  // above but not this one has been read into U when the error is thrown.
   if (header.fields.count("PLAQUETTE")) {
     const double expected = nersc_detail::header_number(header, "PLAQUETTE", path);
     const double plaquette = average_plaquette(U);
@@ -320,26 +382,19 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
   if (options.real_bytes != 4 && options.real_bytes != 8)
     throw std::invalid_argument("Latte: NERSC files store 4- or 8-byte reals, not " + std::to_string(options.real_bytes));
   const int rows = options.two_rows ? 2 : 3;
-  const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
-  std::vector<double> values(static_cast<std::size_t>(geometry.volume()) * 4 * reals_per_link);
-  for (int mu = 0; mu < 4; ++mu) {
-    const auto view = U[mu].host_view(Access::read);
-    for_each_site(U[mu].layout(), [&](std::int64_t o, int l, const Coordinate& x) {
-      const ColourMatrix<R> u = view.load(LaneSite<R>{o, l});
-      double* link = &values[(static_cast<std::size_t>(geometry.global_index(x)) * 4 + mu) * reals_per_link];
-      for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < 3; ++j) {
-          link[6 * i + 2 * j] = static_cast<double>(u(i, j).re);
-          link[6 * i + 2 * j + 1] = static_cast<double>(u(i, j).im);
-        }
-    });
-  }
+  const std::int64_t slices = geometry.dims()[3];
+  std::vector<double> values;
   std::vector<unsigned char> raw;
+  // Two passes: the header, written first, carries the checksum of all links.
+  auto encode_slice = [&](std::int64_t t, std::uint32_t& checksum) {
+    nersc_detail::gather_slice(U, t, rows, values);
+    if (options.real_bytes == 8)
+      nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
+    else
+      nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
+  };
   std::uint32_t checksum = 0;
-  if (options.real_bytes == 8)
-    nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
-  else
-    nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
+  for (std::int64_t t = 0; t < slices; ++t) encode_slice(t, checksum);
 
   std::ostringstream header;
   header.precision(12);
@@ -367,7 +422,11 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     const std::string text = header.str();
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+    std::uint32_t unused = 0;
+    for (std::int64_t t = 0; t < slices; ++t) {
+      encode_slice(t, unused);
+      out.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+    }
     if (!out) throw GaugeFileError("Latte: cannot write NERSC gauge file " + quoted(tmp));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0)
