@@ -10,27 +10,12 @@
 #include "solvers/qcd/wilson_solve.hpp"
 #include "solvers/qcd/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
+#include "wilson_problem.hpp"
 
 namespace latte::testing {
 namespace {
 
 using Field = Lattice<Spinor<double>>;
-
-// A random gauge field, the Wilson operator on it, a gaussian source b and x = 0.
-template <class R>
-struct WilsonProblem {
-  Geometry geometry;
-  GaugeField<R> U{geometry};
-  WilsonDirac<R> M{U, 0};
-  Lattice<Spinor<R>> b{geometry}, x{geometry};
-
-  WilsonProblem(Coordinate dims, std::uint64_t seed, double mass) : geometry(std::move(dims)), M(U, mass) {
-    ParallelRng rng(seed);
-    U.set_random(rng);
-    rng.gaussian(b);
-    x = zero;
-  }
-};
 
 TEST(ConjugateGradient, WilsonSolveMeetsTheTrueResidualTolerance) {
   WilsonProblem<double> problem({8, 8, 8, 8}, 4, 0.05);

@@ -12,6 +12,7 @@
 #include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
+#include "wilson_problem.hpp"
 
 namespace latte::testing {
 namespace {
@@ -185,14 +186,9 @@ TEST_F(WilsonEvenOddTest, SameResultOnTheScalarLayout) {
 }
 
 TEST(WilsonEvenOdd, SchurSolveMeetsTheWholeSystemToleranceInFewerIterations) {
-  const Geometry geometry({8, 8, 8, 8});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(4);
-  U.set_random(rng);
-  const WilsonDirac<double> M(U, 0.05);
-  Lattice<Spinor<double>> b(geometry), x_eo(geometry), x_plain(geometry), Mx(geometry);
-  rng.gaussian(b);
-  x_eo = zero;
+  WilsonProblem<double> problem({8, 8, 8, 8}, 4, 0.05);
+  auto& [geometry, U, M, b, x_eo] = problem;
+  Lattice<Spinor<double>> x_plain(geometry), Mx(geometry);
   x_plain = zero;
   const SolverControl control{1e-10, 4000};
   const WilsonEvenOdd<double> schur(U, 0.05);  // built once, reusable for more solves
@@ -211,14 +207,9 @@ TEST(WilsonEvenOdd, SchurSolveMeetsTheWholeSystemToleranceInFewerIterations) {
 // CPU build (16 bytes) has none of 8 bytes.
 #if LATTE_SIMD_BYTES != 16
 TEST(WilsonEvenOdd, MixedPrecisionSchurSolveReachesDoubleTolerance) {
-  const Geometry geometry({8, 8, 8, 8});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(4);
-  U.set_random(rng);
-  const WilsonDirac<double> M(U, 0.05);
-  Lattice<Spinor<double>> b(geometry), x_mixed(geometry), x_double(geometry), Mx(geometry);
-  rng.gaussian(b);
-  x_mixed = zero;
+  WilsonProblem<double> problem({8, 8, 8, 8}, 4, 0.05);
+  auto& [geometry, U, M, b, x_mixed] = problem;
+  Lattice<Spinor<double>> x_double(geometry), Mx(geometry);
   x_double = zero;
   const SolverReport mixed = solve_wilson_even_odd_mixed(M, x_mixed, b, SolverControl{1e-10, 4000});
   M.apply(Mx, x_mixed);
@@ -240,14 +231,8 @@ TEST(WilsonEvenOdd, MixedPrecisionSchurSolveReachesDoubleTolerance) {
 }
 
 TEST(WilsonEvenOdd, MixedPrecisionSchurSolveFailsClearlyAtTheIterationLimit) {
-  const Geometry geometry({4, 4, 4, 4});
-  GaugeField<double> U(geometry);
-  ParallelRng rng(2);
-  U.set_random(rng);
-  const WilsonDirac<double> M(U, 0.01);
-  Lattice<Spinor<double>> b(geometry), x(geometry);
-  rng.gaussian(b);
-  x = zero;
+  WilsonProblem<double> problem({4, 4, 4, 4}, 2, 0.01);
+  auto& [geometry, U, M, b, x] = problem;
   try {
     solve_wilson_even_odd_mixed(M, x, b, SolverControl{1e-12, 5});
     FAIL() << "expected a SolverError";

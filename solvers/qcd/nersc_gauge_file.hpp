@@ -32,6 +32,7 @@
 // reunitarisation).
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -137,30 +138,34 @@ void encode(const std::vector<double>& values, bool big_endian, std::vector<unsi
 inline std::int64_t sites_per_slice(const Coordinate& dims) { return dims[0] * dims[1] * dims[2]; }
 
 // Site `site` (global lexicographic index) of U: (outer site, lane) in its layout.
+// Site s of slice t of U: (outer site, lane) in its layout.
 template <class R, class W>
-std::pair<std::int64_t, int> place_of(const GaugeField<R, W>& U, std::int64_t site) {
-  return U[0].layout().split(coordinate_from_index(site, U.geometry().dims()));
+std::pair<std::int64_t, int> place_of(const GaugeField<R, W>& U, std::int64_t t, std::int64_t s) {
+  const Coordinate& dims = U.geometry().dims();
+  return U[0].layout().split(coordinate_from_index(t * sites_per_slice(dims) + s, dims));
 }
 
-// Slice t of U as the file's reals (rows of each link, (re, im)), in double.
+// Slice t of U as the file's reals (at each site mu = 0..3, rows of each
+// link, (re, im)), in double.
 template <class R, class W>
 void gather_slice(const GaugeField<R, W>& U, std::int64_t t, int rows, std::vector<double>& values) {
   const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
   const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
   values.resize(static_cast<std::size_t>(per_slice) * 4 * reals_per_link);
-  for (int mu = 0; mu < 4; ++mu) {
-    const auto view = U[mu].host_view(Access::read);
-    parallel_for(per_slice, [&](std::int64_t s) {
-      const auto [outer, lane] = place_of(U, t * per_slice + s);
-      const ColourMatrix<R> u = view.load(LaneSite<R>{outer, lane});
+  const std::array views{U[0].host_view(Access::read), U[1].host_view(Access::read), U[2].host_view(Access::read),
+                         U[3].host_view(Access::read)};
+  parallel_for(per_slice, [&](std::int64_t s) {
+    const auto [outer, lane] = place_of(U, t, s);
+    for (int mu = 0; mu < 4; ++mu) {
+      const ColourMatrix<R> u = views[mu].load(LaneSite<R>{outer, lane});
       double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < 3; ++j) {
           link[6 * i + 2 * j] = static_cast<double>(u(i, j).re);
           link[6 * i + 2 * j + 1] = static_cast<double>(u(i, j).im);
         }
-    });
-  }
+    }
+  });
 }
 
 // The file's reals of slice t into U; two stored rows get the third rebuilt.
@@ -168,11 +173,13 @@ template <class R, class W>
 void scatter_slice(GaugeField<R, W>& U, std::int64_t t, int rows, const std::vector<double>& values) {
   const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
   const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
-  for (int mu = 0; mu < 4; ++mu) {
-    // Access::read_write: earlier slices written through other views stay.
-    const auto view = U[mu].host_view(t == 0 ? Access::write : Access::read_write);
-    parallel_for(per_slice, [&](std::int64_t s) {
-      const auto [outer, lane] = place_of(U, t * per_slice + s);
+  // Access::read_write after the first slice: the slices written before stay.
+  const Access access = t == 0 ? Access::write : Access::read_write;
+  const std::array views{U[0].host_view(access), U[1].host_view(access), U[2].host_view(access),
+                         U[3].host_view(access)};
+  parallel_for(per_slice, [&](std::int64_t s) {
+    const auto [outer, lane] = place_of(U, t, s);
+    for (int mu = 0; mu < 4; ++mu) {
       const double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
       ColourMatrix<double> u{};
       for (int i = 0; i < rows; ++i)
@@ -182,10 +189,10 @@ void scatter_slice(GaugeField<R, W>& U, std::int64_t t, int rows, const std::vec
           const int a = (j + 1) % 3, b = (j + 2) % 3;
           u(2, j) = conj(u(0, a) * u(1, b) - u(0, b) * u(1, a));
         }
-      view.store(LaneSite<R>{outer, lane},
-                 transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
-    });
-  }
+      views[mu].store(LaneSite<R>{outer, lane},
+                      transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
+    }
+  });
 }
 
 inline double header_number(const NerscHeader& header, const std::string& key, const std::string& path) {
@@ -385,22 +392,10 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
   const std::int64_t slices = geometry.dims()[3];
   std::vector<double> values;
   std::vector<unsigned char> raw;
-  // Two passes: the header, written first, carries the checksum of all links.
-  auto encode_slice = [&](std::int64_t t, std::uint32_t& checksum) {
-    nersc_detail::gather_slice(U, t, rows, values);
-    if (options.real_bytes == 8)
-      nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
-    else
-      nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
-  };
-  std::uint32_t checksum = 0;
-  for (std::int64_t t = 0; t < slices; ++t) encode_slice(t, checksum);
 
   std::ostringstream header;
   header.precision(12);
   const Coordinate& dims = geometry.dims();
-  char checksum_text[16];
-  std::snprintf(checksum_text, sizeof checksum_text, "%x", checksum);
   header << "BEGIN_HEADER\n"
          << "HDR_VERSION = 1.0\n"
          << "DATATYPE = " << (options.two_rows ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3") << "\n"
@@ -409,7 +404,10 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
   header << "LINK_TRACE = " << nersc_detail::average_link_trace(U) << "\n"
          << "PLAQUETTE = " << average_plaquette(U) << "\n";
   for (int mu = 0; mu < 4; ++mu) header << "BOUNDARY_" << mu + 1 << " = PERIODIC\n";
-  header << "CHECKSUM = " << checksum_text << "\n"
+  // The checksum is known only after the links: eight hex digits, filled in then.
+  header << "CHECKSUM = ";
+  const std::streamoff checksum_at = header.tellp();
+  header << "00000000\n"
          << "ENSEMBLE_ID = " << options.ensemble_id << "\n"
          << "ENSEMBLE_LABEL = " << options.ensemble_label << "\n"
          << "SEQUENCE_NUMBER = " << options.sequence_number << "\n"
@@ -422,11 +420,19 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     const std::string text = header.str();
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    std::uint32_t unused = 0;
+    std::uint32_t checksum = 0;
     for (std::int64_t t = 0; t < slices; ++t) {
-      encode_slice(t, unused);
+      nersc_detail::gather_slice(U, t, rows, values);
+      if (options.real_bytes == 8)
+        nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
+      else
+        nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
       out.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
     }
+    char checksum_text[9];
+    std::snprintf(checksum_text, sizeof checksum_text, "%08x", checksum);
+    out.seekp(checksum_at);
+    out.write(checksum_text, 8);
     if (!out) throw GaugeFileError("Latte: cannot write NERSC gauge file " + quoted(tmp));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0)
