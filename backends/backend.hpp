@@ -5,6 +5,7 @@
 // in every build, so tests compare lowerings in one binary (on the cuda
 // backend: device kernels against the same per-lane code on the host).
 
+#include "backends/backend_contract.hpp"
 #include "backends/simt/simt_backend.hpp"
 
 #if defined(LATTE_BACKEND_CUDA)
@@ -26,3 +27,7 @@ namespace latte::backend { using Default = Simt; }
 #include "backends/cpu/cpu_backend.hpp"
 namespace latte::backend { using Default = Cpu; }
 #endif
+
+namespace latte::backend {
+static_assert(StatementBackend<Default> && StatementBackend<Simt>, "a backend does not meet backends/backend_contract.hpp");
+}  // namespace latte::backend

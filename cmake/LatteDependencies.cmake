@@ -1,6 +1,9 @@
 # Dependencies, all from Debian packages (see README: libxsimd-dev,
-# librandom123-dev, libeigen3-dev, googletest, OpenMP from GCC).
+# librandom123-dev, libeigen3-dev, googletest, libopenmpi-dev, OpenMP from GCC).
 find_package(OpenMP REQUIRED COMPONENTS CXX)
+if(LATTE_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)  # Debian: libopenmpi-dev
+endif()
 
 # Random123 is header-only and lives in the default include path.
 find_path(LATTE_RANDOM123_INCLUDE_DIR Random123/philox.h)

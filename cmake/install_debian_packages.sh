@@ -4,7 +4,7 @@
 set -euo pipefail
 
 latte_packages=(g++ make cmake ccache libgtest-dev libxsimd-dev librandom123-dev libeigen3-dev
-                libcli11-dev nlohmann-json3-dev libpng-dev)
+                libcli11-dev nlohmann-json3-dev libpng-dev libopenmpi-dev openmpi-bin)
 
 missing=()
 for package in "${latte_packages[@]}"; do

@@ -8,12 +8,18 @@
 // the destination at a neighbouring site (a = shift(a, 0, +1)) would read
 // values it has already overwritten; it is evaluated into fresh storage that
 // then replaces the destination's, so the result is what the maths says.
+//
+// Every statement runs through a StatementPlan (dsl/statement_plan.hpp),
+// which exchanges halos where a shift reads another rank's block.
 
 #include <stdexcept>
 #include <type_traits>
 
 #include "backends/backend.hpp"
 #include "dsl/expression.hpp"
+#include "dsl/reduce.hpp"
+#include "dsl/reduction_result.hpp"
+#include "dsl/statement_plan.hpp"
 
 namespace latte {
 
@@ -42,6 +48,18 @@ auto destination_view(const Lattice<T, W>& dst, Op) {
   return view;
 }
 
+// dst op= node over every site of dst's layout, halos exchanged.
+template <class Backend, class T, class W, class Node, class Op>
+void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
+  StatementPlan<Backend> plan(dst.layout());
+  Node bound = node;
+  // Operands first: binding the destination for writing marks its other
+  // copies stale, and an operand may be the destination itself.
+  bound.bind(plan);
+  const auto view = destination_view<Backend>(dst, op);
+  plan.run([&](SiteRange sites) { Backend::assign(view, bound, op, sites); });
+}
+
 template <class Backend = backend::Default, class T, class W, class E, class Op>
 void assign(Lattice<T, W>& dst, const E& expression, Op op) {
   if constexpr (std::is_same_v<E, ZeroTag>) {
@@ -51,14 +69,11 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
     if (node.reads_shifted(dst.storage_identity())) {
       // Fresh storage; it needs the old values only if op reads them (+=).
       Lattice<T, W> result = Op::reads_destination ? Lattice<T, W>(dst) : Lattice<T, W>(dst.geometry(), Uninitialized{});
-      Backend::assign(destination_view<Backend>(result, op), bound_to<Backend>(node), op);
+      run_statement<Backend>(result, node, op);
       dst.swap(result);
       return;
     }
-    // Operands first: binding the destination for writing marks its other
-    // copies stale, and an operand may be the destination itself.
-    const auto bound = bound_to<Backend>(node);
-    Backend::assign(destination_view<Backend>(dst, op), bound, op);
+    run_statement<Backend>(dst, node, op);
   }
 }
 
@@ -79,11 +94,20 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
                                 "which is being overwritten; reduce in a separate statement");
   if (node.reads_shifted(dst.storage_identity())) {
     assign<Backend>(dst, node, op);
-    return Backend::template reduce<SumCombine>(bound_to<Backend>(reduce_node));
+    return reduce<SumCombine, Backend>(reduce_node);
   }
-  const auto bound = bound_to<Backend>(node);
-  const auto bound_reduction = bound_to<Backend>(reduce_node);
-  return Backend::template assign_reduce<SumCombine>(destination_view<Backend>(dst, op), bound, op, bound_reduction);
+  StatementPlan<Backend> plan(dst.layout());
+  auto bound = node;
+  auto bound_reduction = reduce_node;
+  bound.bind(plan);
+  bound_reduction.bind(plan);
+  const auto view = destination_view<Backend>(dst, op);
+  using Accumulator = decltype(Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, SiteRange{}));
+  Accumulator total = start_accumulator<SumCombine, Accumulator>();
+  plan.run([&](SiteRange sites) {
+    merge_accumulators<SumCombine>(total, Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, sites));
+  });
+  return reduction_over_ranks<SumCombine>(total, dst.layout());
 }
 
 }  // namespace latte

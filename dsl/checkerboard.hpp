@@ -42,9 +42,10 @@ struct Merge {
   const SiteLayout* layout() const { return even.layout(); }
   bool reads(const void* p) const { return even.reads(p) || odd.reads(p); }
   bool reads_shifted(const void* p) const { return reads(p); }
-  void bind(MemorySide side) {
-    even.bind(side);
-    odd.bind(side);
+  template <class Plan>
+  void bind(Plan& plan) {
+    even.bind(plan);
+    odd.bind(plan);
   }
 
   // Every outer site of the whole layout has one parity (even lane blocks).

@@ -12,8 +12,10 @@
 //                                    site, counted per read (a field read
 //                                    through 8 shifts counts 8 times): how long
 //                                    a site takes, which decides prefetching
-//   bind(side)                       point its field views and shift tables at
-//                                    the memory the backend runs on
+//   bind(plan)                       point its field views and shift tables at
+//                                    the memory the backend runs on, and tell
+//                                    the statement plan about halos
+//                                    (dsl/statement_plan.hpp)
 // Nodes hold their operands by value; leaves are views of named fields, so a
 // node never owns field data and never dangles while those fields live.
 
@@ -60,7 +62,7 @@ struct Constant {
   bool reads_shifted(const void*) const { return false; }
 
   template <class Site> LATTE_INLINE void prefetch(const Site&) const {}
-  void bind(MemorySide) {}
+  template <class Plan> void bind(Plan&) {}
 
   // Broadcast into the statement's precision and leaf type.
   template <class Site>
@@ -89,13 +91,6 @@ template <class T, class W>
 auto as_node(const Lattice<T, W>& field) { return field.node(); }
 template <Expression E> E as_node(const E& e) { return e; }
 template <ConstantOperand S> Constant<std::remove_cvref_t<S>> as_node(const S& s) { return {s}; }
-
-// The node of a statement, bound to the memory side where Backend runs it.
-template <class Backend, class E>
-E bound_to(E node) {
-  node.bind(Backend::memory_side);
-  return node;
-}
 
 template <class T> using node_t = decltype(to_node(std::declval<const std::remove_cvref_t<T>&>()));
 

@@ -13,6 +13,7 @@
 #include "dsl/shift.hpp"
 #include "dsl/spin.hpp"
 #include "lattice/coordinate_field.hpp"
+#include "lattice/environment.hpp"
 #include "lattice/geometry.hpp"
 #include "lattice/lattice.hpp"
 #include "lattice/peek_poke.hpp"

@@ -51,7 +51,7 @@ struct Map {
   LATTE_INLINE void prefetch(const Site& s) const {
     prefetch_impl(s, std::index_sequence_for<Args...>{});
   }
-  void bind(MemorySide side) { bind_impl(side, std::index_sequence_for<Args...>{}); }
+  template <class Plan> void bind(Plan& plan) { bind_impl(plan, std::index_sequence_for<Args...>{}); }
 
  private:
   template <class Site, std::size_t... I>
@@ -62,8 +62,8 @@ struct Map {
   LATTE_INLINE void prefetch_impl(const Site& s, std::index_sequence<I...>) const {
     (slot<I>(operands).prefetch(s), ...);
   }
-  template <std::size_t... I> void bind_impl(MemorySide side, std::index_sequence<I...>) {
-    (slot<I>(operands).bind(side), ...);
+  template <class Plan, std::size_t... I> void bind_impl(Plan& plan, std::index_sequence<I...>) {
+    (slot<I>(operands).bind(plan), ...);
   }
   template <class P> bool any(P predicate) const {
     return any_impl(predicate, std::index_sequence_for<Args...>{});

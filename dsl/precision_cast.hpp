@@ -26,7 +26,7 @@ struct PrecisionCast {
   const SiteLayout* layout() const { return operand.layout(); }
   bool reads(const void* p) const { return operand.reads(p); }
   bool reads_shifted(const void* p) const { return operand.reads_shifted(p); }
-  void bind(MemorySide side) { operand.bind(side); }
+  template <class Plan> void bind(Plan& plan) { operand.bind(plan); }
 
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {

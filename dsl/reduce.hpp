@@ -4,23 +4,33 @@
 //   norm2(e)            sum over sites of |e(x)|^2 (real)
 //   innerProduct(a, b)  sum over sites of <a(x), b(x)> = sum conj(a) b
 //   maxval(e), minval(e) for real-valued e
-// Results are in double precision whatever the fields' precision, and are
-// deterministic (backends/common/reduction_blocks.hpp).
+// Results are in double precision whatever the fields' precision, over every
+// rank, and reproducible: the same bits for any number of ranks, process
+// grid, SIMD width, thread count and backend (backends/common/reduction_blocks.hpp).
 
 #include <type_traits>
 
 #include "backends/backend.hpp"
 #include "dsl/functors.hpp"
 #include "dsl/map.hpp"
+#include "dsl/reduction_result.hpp"
+#include "dsl/statement_plan.hpp"
 
 namespace latte {
 
 template <class Combine, class Backend = backend::Default, class E>
 auto reduce(const E& expression) {
   const auto node = as_node(expression);
-  static_assert(!std::is_void_v<typename std::remove_cvref_t<decltype(node)>::real_type>,
-                "Latte: a reduction needs at least one field in its expression");
-  return Backend::template reduce<Combine>(bound_to<Backend>(node));
+  using Node = std::remove_cvref_t<decltype(node)>;
+  static_assert(!std::is_void_v<typename Node::real_type>, "Latte: a reduction needs at least one field in its expression");
+  const SiteLayout& layout = *node.layout();
+  StatementPlan<Backend> plan(layout);
+  Node bound = node;
+  bound.bind(plan);
+  using Accumulator = decltype(Backend::template reduce<Combine>(bound, SiteRange{}));
+  Accumulator total = start_accumulator<Combine, Accumulator>();
+  plan.run([&](SiteRange sites) { merge_accumulators<Combine>(total, Backend::template reduce<Combine>(bound, sites)); });
+  return reduction_over_ranks<Combine>(total, layout);
 }
 
 template <class Backend = backend::Default, FieldOperand E>

@@ -9,11 +9,19 @@
 // the neighbour's lane is read instead (per-lane path: a load swizzle).
 // On a checkerboard a hop by an odd displacement lands on the other parity:
 // shift of an odd field is an even-site expression (SiteLayout::shifted).
+//
+// On a lattice spread over ranks, outer sites whose neighbour is in another
+// block read the shifted value from the halo records instead
+// (DisplacementTable::halo_entry); the statement plan fills them from
+// messages (dsl/statement_plan.hpp), packed by pack() below on the rank that
+// holds the operand: the shifted sub-expression is evaluated where its
+// fields are, and its value is what is sent.
 
 #include <cstdint>
 
 #include "dsl/expression.hpp"
 #include "lattice/displacement_table.hpp"
+#include "lattice/halo_exchange.hpp"
 
 namespace latte {
 
@@ -25,10 +33,17 @@ struct Shift {
   static constexpr int nsimd = E::nsimd;
   static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
 
+  // The value of one lane of the operand, as the halo records hold it.
+  using halo_value = rebind_t<value_type, real_type>;
+  static constexpr int halo_words = words_v<halo_value>;
+  // Only values made of reals travel through halos (not comparison masks).
+  static constexpr bool holds_reals = std::is_floating_point_v<real_of_t<value_type>>;
+
   E operand;
   DisplacementView table;
   const DisplacementTable* source;  // host tables, owned by the layout
   const SiteLayout* destination;    // where the shifted expression lives
+  FieldView<halo_value, nsimd> halo{};  // the halo's records, bound when the table has a halo
 
   Shift(const E& e, const Coordinate& displacement) : operand(e) {
     const SiteLayout* layout = e.layout();
@@ -41,9 +56,22 @@ struct Shift {
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
       : operand(e), table(gather.host_view()), source(&gather), destination(&to) {}
 
-  void bind(MemorySide side) {
-    operand.bind(side);
-    table = FieldMemory::table_view(*source, side);
+  template <class Plan>
+  void bind(Plan& plan) {
+    plan.enter_shift();
+    operand.bind(plan);
+    plan.leave_shift();
+    table = FieldMemory::table_view(*source, plan.side());
+    if (source->halo) {
+      if constexpr (holds_reals) plan.add_remote(*this, *source->halo);
+      else throw std::invalid_argument("Latte: a shift across ranks of a value that is not made of reals (a mask)");
+    }
+  }
+
+  // Evaluate the operand at a message's source sites, into its payload.
+  template <class Backend>
+  static void pack(const void* self, HaloItemsView items, void* payload) {
+    Backend::pack(static_cast<const Shift*>(self)->operand, items, static_cast<real_type*>(payload));
   }
 
   const SiteLayout* layout() const { return destination; }
@@ -57,14 +85,21 @@ struct Shift {
 
   template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
+    using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
     const std::int64_t neighbour = table.neighbour[s.outer];
     const int permutation = table.permutation[s.outer];
+    if constexpr (holds_reals) {
+      if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
+        if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
+        else return Value(halo.load(Site{neighbour, s.lane}));
+      }
+    }
     if constexpr (Site::is_vector) {
-      auto value = operand.eval(Site{neighbour});
+      Value value = operand.eval(Site{neighbour});
       if (permutation != 0) Site::permute(value, table.lane_map(permutation));
       return value;
     } else {
-      return operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]});
+      return Value(operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]}));
     }
   }
 };

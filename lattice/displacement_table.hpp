@@ -5,6 +5,11 @@
 // Permutation 0 is always the identity: most outer sites do not cross a
 // virtual-node boundary and need no permute at all. A table may also lead
 // from one layout to another (a checkerboard and the whole lattice).
+//
+// On a lattice spread over ranks (lattice/decomposition.hpp), outer sites
+// whose neighbours live in another block are marked halo_entry: their
+// neighbour[o] is a slot of the halo (lattice/halo_exchange.hpp), which
+// the statement fills by messages before it reads it.
 
 #include <cstdint>
 #include <memory>
@@ -25,15 +30,20 @@ struct DisplacementView {
   LATTE_INLINE const std::int32_t* lane_map(int p) const { return lane_sources + p * nsimd; }
 };
 
+struct HaloExchange;
+
 struct DisplacementTable {
   // Permutation index of an outer site the source does not hold (a gather
   // between a checkerboard and the whole lattice).
   static constexpr std::uint8_t absent = 255;
+  // Permutation index of an outer site whose value comes from the halo.
+  static constexpr std::uint8_t halo_entry = 254;
 
   std::vector<std::int32_t> neighbour;     // per outer site
   std::vector<std::uint8_t> permutation;   // per outer site, index into the lane maps
   std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]
   int nsimd = 1;
+  std::shared_ptr<const HaloExchange> halo;  // null when every neighbour is local
 
   // A copy in accelerator memory, made by the backend that needs one the
   // first time a statement uses this table there, and freed with the table.

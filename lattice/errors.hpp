@@ -22,4 +22,10 @@ struct CoordinateOutOfRange : std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+// A failure of the communication between ranks (an MPI call that returned
+// an error): the message names the call, the ranks and MPI's own text.
+struct CommunicationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace latte

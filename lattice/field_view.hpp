@@ -43,9 +43,11 @@ struct FieldView {
   bool reads_shifted(const void*) const { return false; }
 
   // Point data at the field's copy on `side`, bringing it up to date there.
-  void bind(MemorySide side, Access access = Access::read) {
+  void bind(MemorySide side, Access access) {
     if (memory) data = static_cast<real_type*>(memory->data(side, access)) + offset;
   }
+  // As an operand of a statement: read where the statement's backend runs.
+  template <class Plan> void bind(Plan& plan) { bind(plan.side(), Access::read); }
 
   template <class S>
   LATTE_INLINE decltype(auto) eval(const S& s) const { return load(s); }

@@ -1,11 +1,11 @@
 #pragma once
 // Geometry: the lattice a field lives on. It is a cheap handle to shared
-// state, copied into every field. It keeps global extents (the whole lattice)
-// and local extents (the block this process holds) apart: today they are
-// equal, and MPI domain decomposition will make them differ without touching
-// any DSL node. SIMD layouts are made on demand, one per lane count, because
-// double and single precision fields on the same lattice use different
-// numbers of lanes.
+// state, copied into every field. It keeps global extents (the whole
+// lattice) and this rank's block of it apart (lattice/decomposition.hpp):
+// everything a user sees — coordinates, parity, random numbers, reductions —
+// is global, and only the layouts work on the block. SIMD layouts are made
+// on demand, one per lane count, because double and single precision fields
+// on the same lattice use different numbers of lanes.
 //
 // A Geometry may also stand for one checkerboard of its lattice:
 // geometry.checkerboard(Parity::even) shares the lattice and makes fields
@@ -21,25 +21,47 @@
 #include <utility>
 
 #include "lattice/coordinate.hpp"
+#include "lattice/decomposition.hpp"
 #include "lattice/errors.hpp"
 #include "lattice/parity.hpp"
 #include "lattice/simd_layout.hpp"
 
 namespace latte {
 
+// How a lattice is laid out over SIMD lanes and ranks. Empty entries take
+// the defaults (the rules below, and LATTE_PROCESS_GRID /
+// LATTE_FORCE_COMMUNICATION at run time).
+struct GeometryOptions {
+  Coordinate simd_layout;          // lanes per dimension, used for the lane count equal to its product
+  Coordinate process_grid;         // ranks per dimension; its product is the number of ranks
+  Coordinate force_communication;  // 1 where shifts go through halos even within one rank (a test mode)
+  bool replicated = false;         // every rank holds the whole lattice on its own (a one-rank reference)
+};
+
 class Geometry {
  public:
   // Default lane grid: factors of two go to the slowest dimensions first
   // (last index), cycling back, each only where the extent stays even.
-  explicit Geometry(Coordinate dims) : impl_(std::make_shared<Impl>(std::move(dims), std::nullopt)) {}
+  explicit Geometry(Coordinate dims) : Geometry(std::move(dims), GeometryOptions{}) {}
   // An explicit lane grid, used for the lane count equal to its product;
   // other lane counts keep the default rule.
   Geometry(Coordinate dims, Coordinate simd_layout)
-      : impl_(std::make_shared<Impl>(std::move(dims), std::move(simd_layout))) {}
+      : Geometry(std::move(dims), GeometryOptions{std::move(simd_layout), {}, {}, false}) {}
+  Geometry(Coordinate dims, GeometryOptions options) : impl_(std::make_shared<Impl>(std::move(dims), std::move(options))) {}
+
+  // The whole lattice on every rank, each computing alone: in an MPI job,
+  // the one-rank reference that a decomposed result is compared with.
+  static Geometry replicated(Coordinate dims) {
+    GeometryOptions options;
+    options.replicated = true;
+    return Geometry(std::move(dims), std::move(options));
+  }
 
   int dimensions() const { return static_cast<int>(impl_->global_dims.size()); }
   const Coordinate& dims() const { return impl_->global_dims; }
-  const Coordinate& local_dims() const { return impl_->local_dims; }
+  const Coordinate& local_dims() const { return impl_->decomposition->local_dims(); }
+  const Coordinate& process_grid() const { return impl_->decomposition->process_grid(); }
+  const Decomposition& decomposition() const { return *impl_->decomposition; }
   // Sites of the fields made on this geometry: half the lattice on a checkerboard.
   std::int64_t volume() const { return product(impl_->global_dims) / (checkerboarded() ? 2 : 1); }
 
@@ -56,6 +78,7 @@ class Geometry {
   Parity parity() const { return parity_; }
   bool checkerboarded() const { return parity_ != Parity::all; }
 
+  // Is x a site of this geometry (on any rank)?
   bool contains(const Coordinate& x) const {
     if (x.size() != dims().size()) return false;
     for (std::size_t mu = 0; mu < x.size(); ++mu)
@@ -64,7 +87,8 @@ class Geometry {
   }
 
   // Lexicographic global site number, dimension 0 fastest. Random numbers are
-  // keyed on it, so they do not depend on the SIMD layout or thread count.
+  // keyed on it, so they do not depend on the SIMD layout, thread count or
+  // number of ranks.
   std::int64_t global_index(const Coordinate& x) const { return index_from_coordinate(x, dims()); }
 
   // Checkerboard colour of a site: 0 even, 1 odd.
@@ -78,17 +102,20 @@ class Geometry {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     auto& layouts = impl_->layouts[nsimd];
     if (!layouts.whole) {
-      layouts.whole = std::make_unique<SiteLayout>(impl_->local_dims, simd_layout_for(nsimd));
+      const auto& decomposition = impl_->decomposition;
+      layouts.whole = std::make_unique<SiteLayout>(decomposition, simd_layout_for(nsimd), Parity::all);
       const Coordinate& simd = layouts.whole->simd_layout();
-      std::string why_not;
-      try {
-        layouts.even = std::make_unique<SiteLayout>(impl_->local_dims, simd, Parity::even);
-        layouts.odd = std::make_unique<SiteLayout>(impl_->local_dims, simd, Parity::odd);
-      } catch (const LayoutError& e) {
-        why_not = e.what();
-        if (why_not.rfind("Latte: ", 0) == 0) why_not.erase(0, 7);
-        layouts.even.reset();
-        layouts.odd.reset();
+      std::string why_not = odd_block_origins();
+      if (why_not.empty()) {
+        try {
+          layouts.even = std::make_unique<SiteLayout>(decomposition, simd, Parity::even);
+          layouts.odd = std::make_unique<SiteLayout>(decomposition, simd, Parity::odd);
+        } catch (const LayoutError& e) {
+          why_not = e.what();
+          if (why_not.rfind("Latte: ", 0) == 0) why_not.erase(0, 7);
+          layouts.even.reset();
+          layouts.odd.reset();
+        }
       }
       for (SiteLayout* l : {layouts.whole.get(), layouts.even.get(), layouts.odd.get()})
         if (l) l->link(layouts.whole.get(), layouts.even.get(), layouts.odd.get(), why_not);
@@ -98,7 +125,13 @@ class Geometry {
 
   Coordinate simd_layout_for(int nsimd) const {
     if (impl_->requested_simd && product(*impl_->requested_simd) == nsimd) return *impl_->requested_simd;
-    return default_simd_layout(impl_->local_dims, nsimd);
+    try {
+      return default_simd_layout(local_dims(), nsimd);
+    } catch (const LayoutError& e) {
+      if (!impl_->decomposition->decomposed()) throw;
+      throw LayoutError(std::string(e.what()) + "; these are the local extents of the lattice " + to_string(dims()) +
+                        " over the process grid " + to_string(process_grid()));
+    }
   }
 
   static Coordinate default_simd_layout(const Coordinate& dims, int nsimd) {
@@ -125,18 +158,48 @@ class Geometry {
   }
 
  private:
+  // Checkerboards need every block to start on an even site, so that local
+  // and global parity agree: an even local extent wherever ranks split.
+  std::string odd_block_origins() const {
+    const Decomposition& d = *impl_->decomposition;
+    for (int mu = 0; mu < dimensions(); ++mu)
+      if (d.process_grid()[mu] > 1 && d.local_dims()[mu] % 2 != 0)
+        return "the local extents " + to_string(d.local_dims()) + " of the lattice " + to_string(dims()) +
+               " over the process grid " + to_string(d.process_grid()) + " are odd in dimension " + std::to_string(mu) +
+               " (blocks must start on even sites)";
+    return {};
+  }
+
   struct Impl {
-    Impl(Coordinate dims, std::optional<Coordinate> simd) : global_dims(std::move(dims)), requested_simd(std::move(simd)) {
+    Impl(Coordinate dims, GeometryOptions options) : global_dims(std::move(dims)) {
       if (global_dims.empty()) throw LayoutError("Latte: a lattice needs at least one dimension");
       for (std::size_t mu = 0; mu < global_dims.size(); ++mu)
         if (global_dims[mu] <= 0)
           throw LayoutError("Latte: lattice extents " + to_string(global_dims) + " must be positive (dimension " +
                             std::to_string(mu) + ")");
-      local_dims = global_dims;
-      if (requested_simd) SiteLayout check(local_dims, *requested_simd);  // fail early on a bad layout
+      const int nd = static_cast<int>(global_dims.size());
+      const DecompositionDefaults& defaults = DecompositionDefaults::instance();
+      Coordinate grid = options.process_grid;
+      if (options.replicated) {
+        grid.assign(nd, 1);
+      } else if (grid.empty() && !defaults.process_grid.empty()) {
+        grid = parse_dotted(defaults.process_grid, "the process grid (LATTE_PROCESS_GRID)");
+      }
+      if (grid.empty()) grid = default_process_grid(global_dims, world_communicator().size());
+      Coordinate forced = options.force_communication;
+      if (forced.empty() && !defaults.force_communication.empty()) {
+        forced = defaults.force_communication == "all"
+                     ? Coordinate(nd, 1)
+                     : parse_dotted(defaults.force_communication, "the forced-communication mask (LATTE_FORCE_COMMUNICATION)");
+      }
+      decomposition = std::make_shared<const Decomposition>(global_dims, grid, forced, options.replicated);
+      if (!options.simd_layout.empty()) {
+        requested_simd = options.simd_layout;
+        SiteLayout check(decomposition, *requested_simd, Parity::all);  // fail early on a bad layout
+      }
     }
     Coordinate global_dims;
-    Coordinate local_dims;
+    std::shared_ptr<const Decomposition> decomposition;
     std::optional<Coordinate> requested_simd;
     struct Layouts {
       std::unique_ptr<SiteLayout> whole, even, odd;

@@ -97,8 +97,9 @@ class Lattice {
 
   const Geometry& geometry() const { return geometry_; }
   const SiteLayout& layout() const { return *layout_; }
-  std::int64_t outer_volume() const { return layout_->outer_volume(); }
-  std::int64_t volume() const { return layout_->volume(); }
+  std::int64_t outer_volume() const { return layout_->outer_volume(); }  // on this rank
+  std::int64_t volume() const { return geometry_.volume(); }            // sites of the whole lattice
+  std::int64_t local_volume() const { return layout_->volume(); }       // sites on this rank
   std::size_t bytes() const { return storage_.bytes(); }
 
   // The field as an expression leaf, not yet bound to a memory side: the

@@ -16,6 +16,11 @@ enum class Access { read, write, read_write };
 constexpr bool access_reads(Access a) { return a != Access::write; }
 constexpr bool access_writes(Access a) { return a != Access::read; }
 
+// What a buffer holds, for the transfer log: field data, or the halos and
+// tables of exchanges between blocks (counted apart, so that the residency of
+// fields can be checked whatever the decomposition).
+enum class Traffic { field, halo };
+
 inline const char* side_name(MemorySide side) { return side == MemorySide::host ? "host" : "device"; }
 
 }  // namespace latte

@@ -12,7 +12,8 @@
 
 namespace latte {
 
-// visit(outer, lane, x) for every site, in parallel over outer sites.
+// visit(outer, lane, x) for every site this rank holds, x its global
+// coordinate, in parallel over outer sites.
 template <class Visit>
 void for_each_site(const SiteLayout& layout, Visit&& visit) {
   const int nd = layout.dimensions();
@@ -23,12 +24,14 @@ void for_each_site(const SiteLayout& layout, Visit&& visit) {
     lane_offset[l] = coordinate_from_index(l, layout.simd_layout());
     for (int mu = 0; mu < nd; ++mu) lane_offset[l][mu] *= layout.reduced_dims()[mu];
   }
+  const Coordinate& origin = layout.origin();
   parallel_for(layout.outer_volume(), [&](std::int64_t o) {
     const Coordinate xo = coordinate_from_index(o, layout.reduced_dims());
     Coordinate x(nd);
     for (int l = 0; l < nsimd; ++l) {
       for (int mu = 0; mu < nd; ++mu) x[mu] = xo[mu] + lane_offset[l][mu];
-      if (layout.checkerboarded()) x = layout.site_of_grid_point(std::move(x));
+      layout.unfold(x);
+      for (int mu = 0; mu < nd; ++mu) x[mu] += origin[mu];
       visit(o, l, x);
     }
   });

@@ -19,7 +19,8 @@ namespace {
 static_assert(backend::Default::memory_side == MemorySide::device, "this test is for backends on device memory");
 
 TransferCounts operator-(const TransferCounts& a, const TransferCounts& b) {
-  return {a.uploads - b.uploads, a.downloads - b.downloads, a.bytes - b.bytes, a.redundant - b.redundant};
+  return {a.uploads - b.uploads,     a.downloads - b.downloads,     a.bytes - b.bytes,
+          a.redundant - b.redundant, a.halo_copies - b.halo_copies, a.halo_bytes - b.halo_bytes};
 }
 
 void expect_value(const ComplexD& z, double re, double im) {

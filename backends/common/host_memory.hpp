@@ -15,7 +15,7 @@ class HostMemory {
   HostMemory() = default;
   // describe() would name the field in messages; host memory has none to give.
   template <class Describe>
-  HostMemory(std::size_t bytes, Describe&& /*describe*/) : buffer_(bytes) {}
+  HostMemory(std::size_t bytes, Describe&& /*describe*/, Traffic = Traffic::field) : buffer_(bytes) {}
 
   void* data(MemorySide, Access) { return buffer_.data(); }
   std::size_t bytes() const { return buffer_.bytes(); }

@@ -6,10 +6,13 @@
 // suite exercise the GPU's evaluation logic.
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "backends/common/reduction_blocks.hpp"
 #include "backends/config.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/halo_exchange.hpp"
 #include "lattice/site_index.hpp"
 
 namespace latte::lane {
@@ -23,41 +26,59 @@ LATTE_INLINE void assign(const FieldView<T, N>& dst, const E& e, Op, std::int64_
   else dst.store(s, Op::apply(T{}, e.eval(s)));
 }
 
-// The double-precision value of e at (o, l), the unit the reductions add.
-template <class E>
-LATTE_INLINE auto value_in_double(const E& e, std::int64_t outer, int lane) {
-  using Real = typename E::real_type;
-  auto v = e.eval(LaneSite<Real>{outer, lane});
-  using Result = rebind_t<decltype(v), double>;
-  return transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return static_cast<double>(x); }, v);
+// Add e(o, l) to the accumulators a (one per leaf of e's value).
+template <class Combine, class A, class E>
+LATTE_INLINE void accumulate_site(A& a, const E& e, std::int64_t outer, int lane) {
+  accumulate<Combine>(a, e.eval(LaneSite<typename E::real_type>{outer, lane}));
 }
 
-// Reduce one block of outer sites, sites in order and lanes in order.
+// The accumulator type of e's values.
 template <class Combine, class E>
-LATTE_INLINE auto reduce_block(const E& e, std::int64_t block, std::int64_t outer_volume) {
+using accumulator_of = accumulator_t<Combine, std::remove_cvref_t<decltype(std::declval<const E&>().eval(
+                                                  LaneSite<typename E::real_type>{0, 0}))>>;
+
+// Reduce block b of the sites into a.
+template <class Combine, class A, class E>
+LATTE_INLINE void reduce_block(A& a, const E& e, SiteRange sites, std::int64_t block) {
   const std::int64_t begin = block * reduction_block_sites;
-  const std::int64_t end = begin + reduction_block_sites < outer_volume ? begin + reduction_block_sites : outer_volume;
-  auto acc = value_in_double(e, begin, 0);
-  for (std::int64_t o = begin; o < end; ++o)
-    for (int l = (o == begin ? 1 : 0); l < E::nsimd; ++l) acc = combine<Combine>(acc, value_in_double(e, o, l));
-  return acc;
+  const std::int64_t end = begin + reduction_block_sites < sites.count ? begin + reduction_block_sites : sites.count;
+  for (std::int64_t i = begin; i < end; ++i)
+    for (int l = 0; l < E::nsimd; ++l) accumulate_site<Combine>(a, e, sites[i], l);
 }
 
-// Assign one block of outer sites and reduce r over it, each lane reading
-// back the value it has just written.
-template <class Combine, class T, int N, class E, class Op, class R>
-LATTE_INLINE auto assign_reduce_block(const FieldView<T, N>& dst, const E& e, Op op, const R& r, std::int64_t block,
-                                      std::int64_t outer_volume) {
+// Assign block b of the sites and reduce r over it, each lane reading back
+// the value it has just written.
+template <class Combine, class A, class T, int N, class E, class Op, class R>
+LATTE_INLINE void assign_reduce_block(A& a, const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites,
+                                      std::int64_t block) {
   const std::int64_t begin = block * reduction_block_sites;
-  const std::int64_t end = begin + reduction_block_sites < outer_volume ? begin + reduction_block_sites : outer_volume;
-  assign(dst, e, op, begin, 0);
-  auto acc = value_in_double(r, begin, 0);
-  for (std::int64_t o = begin; o < end; ++o)
-    for (int l = (o == begin ? 1 : 0); l < N; ++l) {
-      assign(dst, e, op, o, l);
-      acc = combine<Combine>(acc, value_in_double(r, o, l));
+  const std::int64_t end = begin + reduction_block_sites < sites.count ? begin + reduction_block_sites : sites.count;
+  for (std::int64_t i = begin; i < end; ++i)
+    for (int l = 0; l < N; ++l) {
+      assign(dst, e, op, sites[i], l);
+      accumulate_site<Combine>(a, r, sites[i], l);
     }
-  return acc;
+}
+
+// Halo item i: the value of e at the item's source (outer site, lane), its
+// reals in memory order at payload + i * words.
+template <class E>
+LATTE_INLINE void pack_item(const E& e, const HaloItem& item, std::int64_t i, typename E::real_type* payload) {
+  using Real = typename E::real_type;
+  const auto value = e.eval(LaneSite<Real>{item.source_outer, item.source_lane});
+  Real* out = payload + i * words_v<std::remove_cvref_t<decltype(value)>>;
+  int k = 0;
+  for_each_leaf([&](const auto& x) LATTE_LAMBDA { out[k++] = static_cast<Real>(x); }, value);
+}
+
+// Halo item i into its slot's record: words reals per lane, lanes fastest,
+// as a field stores a site (lattice/field_view.hpp).
+template <class Real>
+LATTE_INLINE void unpack_item(const HaloItem& item, std::int64_t i, const Real* payload, Real* records, int words,
+                              int nsimd) {
+  Real* out = records + static_cast<std::int64_t>(item.slot) * words * nsimd + item.lane;
+  const Real* in = payload + i * words;
+  for (int w = 0; w < words; ++w) out[w * nsimd] = in[w];
 }
 
 }  // namespace latte::lane

@@ -30,7 +30,8 @@ class MirroredMemory {
   MirroredMemory() = default;
   // describe() names the field in transfer logs and error messages.
   template <class Describe>
-  MirroredMemory(std::size_t bytes, Describe&& describe) : bytes_(bytes), label_(describe()) {
+  MirroredMemory(std::size_t bytes, Describe&& describe, Traffic traffic = Traffic::field)
+      : bytes_(bytes), label_(describe()), traffic_(traffic) {
     if (bytes_) device_ = Device::allocate(bytes_, label_);
   }
   MirroredMemory(const MirroredMemory&) = delete;
@@ -51,6 +52,7 @@ class MirroredMemory {
     std::swap(hash_, other.hash_);
     std::swap(hash_known_, other.hash_known_);
     label_.swap(other.label_);
+    std::swap(traffic_, other.traffic_);
   }
 
   std::size_t bytes() const { return bytes_; }
@@ -92,7 +94,7 @@ class MirroredMemory {
       hash_ = h;
       hash_known_ = true;
     }
-    TransferLog::instance().record(upload, bytes_, label_, redundant);
+    TransferLog::instance().record(upload, bytes_, label_, redundant, traffic_);
     (upload ? device_current_ : host_current_) = true;
   }
 
@@ -119,6 +121,7 @@ class MirroredMemory {
   std::uint64_t hash_ = 0;
   bool hash_known_ = false;
   std::string label_;
+  Traffic traffic_ = Traffic::field;
 };
 
 }  // namespace latte

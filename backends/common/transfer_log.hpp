@@ -17,13 +17,19 @@
 #include <cstdlib>
 #include <string>
 
+#include "lattice/memory_side.hpp"
+
 namespace latte {
 
+// Copies of field data; copies of halo buffers and exchange tables are
+// counted apart (halo_copies, halo_bytes).
 struct TransferCounts {
   std::int64_t uploads = 0;     // host -> device
   std::int64_t downloads = 0;   // device -> host
   std::int64_t bytes = 0;       // both directions
   std::int64_t redundant = 0;   // flagged copies (traced runs only)
+  std::int64_t halo_copies = 0;
+  std::int64_t halo_bytes = 0;
 };
 
 class TransferLog {
@@ -37,10 +43,18 @@ class TransferLog {
   void set_tracing(bool on) { tracing_ = on; }
 
   TransferCounts counts() const {
-    return {uploads_.load(), downloads_.load(), bytes_.load(), redundant_.load()};
+    return {uploads_.load(), downloads_.load(), bytes_.load(), redundant_.load(), halo_copies_.load(), halo_bytes_.load()};
   }
 
-  void record(bool upload, std::size_t bytes, const std::string& label, bool redundant) {
+  void record(bool upload, std::size_t bytes, const std::string& label, bool redundant, Traffic traffic) {
+    if (traffic == Traffic::halo) {
+      halo_copies_.fetch_add(1);
+      halo_bytes_.fetch_add(static_cast<std::int64_t>(bytes));
+      if (tracing_)
+        std::fprintf(stderr, "latte transfer: %s %zu bytes of %s\n", upload ? "host -> device" : "device -> host", bytes,
+                     label.c_str());
+      return;
+    }
     (upload ? uploads_ : downloads_).fetch_add(1);
     bytes_.fetch_add(static_cast<std::int64_t>(bytes));
     if (redundant) redundant_.fetch_add(1);
@@ -60,7 +74,7 @@ class TransferLog {
     if (const char* value = std::getenv("LATTE_TRACE_TRANSFERS")) tracing_ = *value && std::string(value) != "0";
   }
   bool tracing_ = false;
-  std::atomic<std::int64_t> uploads_{0}, downloads_{0}, bytes_{0}, redundant_{0};
+  std::atomic<std::int64_t> uploads_{0}, downloads_{0}, bytes_{0}, redundant_{0}, halo_copies_{0}, halo_bytes_{0};
 };
 
 inline TransferCounts transfer_counts() { return TransferLog::instance().counts(); }

@@ -1,17 +1,21 @@
 #pragma once
 // The CPU lowering: one OpenMP loop over outer sites; each iteration evaluates
 // the whole statement on SIMD vectors (all lanes at once) and writes the
-// destination once. Reductions keep vector partial sums per block and combine
-// lanes only at the end of a block.
+// destination once. Reductions keep vector accumulators per block and merge
+// lanes only at the end of a block. The contract every backend meets is
+// written in backends/backend_contract.hpp.
 
 #include <cstdint>
 #include <vector>
 
+#include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
+#include "backends/cpu/vector_accumulators.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/halo_exchange.hpp"
 #include "lattice/memory_side.hpp"
 #include "lattice/site_index.hpp"
 
@@ -52,19 +56,20 @@ struct Cpu {
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
   template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op) {
+  static void assign(const FieldView<T, N>& dst, const E& e, Op, SiteRange sites) {
     using S = Site<real_of_t<T>, N>;
-    const std::int64_t outer = dst.site_layout->outer_volume();
-    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? outer - prefetch_distance : 0;
+    const std::int64_t count = sites.count;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
     // Overwriting a field larger than the caches: stream the stores (and do
     // not prefetch the lines they replace). A smaller result stays in cache
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
-    parallel_for(outer, [=](std::int64_t o) LATTE_LAMBDA {
-      const S s{o};
-      if (o < prefetch_end) {
-        e.prefetch(S{o + prefetch_distance});
-        if (!streaming) dst.prefetch(S{o + prefetch_distance});
+    parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
+      const S s{sites[i]};
+      if (i < prefetch_end) {
+        const S next{sites[i + prefetch_distance]};
+        e.prefetch(next);
+        if (!streaming) dst.prefetch(next);
       }
       if constexpr (Op::reads_destination) {
         dst.store(s, Op::apply(dst.load(s), e.eval(s)));
@@ -76,50 +81,87 @@ struct Cpu {
     });
   }
 
+  // The accumulators (one per leaf) of a reduction of values of type Value.
+  template <class Combine, class Value>
+  using vector_accumulators = rebind_t<Value, typename cpu::vector_accumulator<Combine, real_of_t<Value>>::type>;
+
   // dst op= e, and the reduction of r (which may read dst at the same site)
   // over the sites just written, block by block as in reduce.
   template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r) {
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r, SiteRange sites) {
     using S = Site<real_of_t<T>, N>;
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
-    using Result = rebind_t<VectorValue, double>;
-    const std::int64_t outer = dst.site_layout->outer_volume();
-    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? outer - prefetch_distance : 0;
-    std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
-      const std::int64_t begin = b * reduction_block_sites;
-      const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
-      VectorValue acc;
-      for (std::int64_t o = begin; o < end; ++o) {
-        const S s{o};
-        if (o < prefetch_end) {
-          e.prefetch(S{o + prefetch_distance});
-          dst.prefetch(S{o + prefetch_distance});
-        }
-        if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-        else dst.store(s, e.eval(s));
-        acc = o == begin ? r.eval(s) : combine<Combine>(acc, r.eval(s));
-      }
-      partial[b] = transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
-    });
-    return combine_blocks<Combine>(partial);
+    using Vector = vector_accumulators<Combine, VectorValue>;
+    using Total = accumulator_t<Combine, VectorValue>;
+    const std::int64_t count = sites.count;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
+    return parallel_accumulate(
+        reduction_blocks(count), start_accumulator<Combine, Total>(),
+        [&](Total& mine, std::int64_t b) LATTE_LAMBDA {
+          const std::int64_t begin = b * reduction_block_sites;
+          const std::int64_t end = begin + reduction_block_sites < count ? begin + reduction_block_sites : count;
+          auto acc = cpu::start_vector_accumulators<Combine, Vector>();
+          for (std::int64_t i = begin; i < end; ++i) {
+            const S s{sites[i]};
+            if (i < prefetch_end) {
+              const S next{sites[i + prefetch_distance]};
+              e.prefetch(next);
+              dst.prefetch(next);
+            }
+            if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
+            else dst.store(s, e.eval(s));
+            cpu::vector_accumulate<Combine>(acc, r.eval(s));
+          }
+          cpu::vector_merge_into<Combine>(mine, acc);
+        },
+        [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
   }
 
   template <class Combine, class E>
-  static auto reduce(const E& e) {
+  static auto reduce(const E& e, SiteRange sites) {
     using S = Site<typename E::real_type, E::nsimd>;
     using VectorValue = std::remove_cvref_t<decltype(e.eval(S{0}))>;
-    using Result = rebind_t<VectorValue, double>;
-    const std::int64_t outer = e.layout()->outer_volume();
-    std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()), [&](std::int64_t b) LATTE_LAMBDA {
-      const std::int64_t begin = b * reduction_block_sites;
-      const std::int64_t end = begin + reduction_block_sites < outer ? begin + reduction_block_sites : outer;
-      VectorValue acc = e.eval(S{begin});
-      for (std::int64_t o = begin + 1; o < end; ++o) acc = combine<Combine>(acc, e.eval(S{o}));
-      partial[b] = transform_leaves<Result>([](const auto& x) LATTE_LAMBDA { return cpu::VectorOps::horizontal<Combine>(x); }, acc);
+    using Vector = vector_accumulators<Combine, VectorValue>;
+    using Total = accumulator_t<Combine, VectorValue>;
+    const std::int64_t count = sites.count;
+    return parallel_accumulate(
+        reduction_blocks(count), start_accumulator<Combine, Total>(),
+        [&](Total& mine, std::int64_t b) LATTE_LAMBDA {
+          const std::int64_t begin = b * reduction_block_sites;
+          const std::int64_t end = begin + reduction_block_sites < count ? begin + reduction_block_sites : count;
+          auto acc = cpu::start_vector_accumulators<Combine, Vector>();
+          for (std::int64_t i = begin; i < end; ++i) cpu::vector_accumulate<Combine>(acc, e.eval(S{sites[i]}));
+          cpu::vector_merge_into<Combine>(mine, acc);
+        },
+        [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
+  }
+
+  // Evaluate e at the sources of a message's items: each source record once
+  // (all lanes, as the statements do, so the bits are the same as on one
+  // rank), then its lanes into the payload.
+  template <class E>
+  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
+    using Real = typename E::real_type;
+    using S = Site<Real, E::nsimd>;
+    parallel_for(items.groups, [=](std::int64_t g) LATTE_LAMBDA {
+      const std::int32_t begin = items.group_start[g], end = items.group_start[g + 1];
+      const auto& value = e.eval(S{items.item[begin].source_outer});
+      constexpr int words = static_cast<int>(sizeof(value) / (sizeof(Real) * E::nsimd));
+      static_assert(sizeof(value) == sizeof(Real) * words * E::nsimd, "a site value is words x lanes reals");
+      const Real* lanes = reinterpret_cast<const Real*>(&value);
+      for (std::int32_t i = begin; i < end; ++i) {
+        Real* out = payload + static_cast<std::int64_t>(i) * words;
+        const int lane = items.item[i].source_lane;
+        for (int w = 0; w < words; ++w) out[w] = lanes[w * E::nsimd + lane];
+      }
     });
-    return combine_blocks<Combine>(partial);
+  }
+
+  template <class Real>
+  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
+    const Real* in = static_cast<const Real*>(payload);
+    Real* out = static_cast<Real*>(records);
+    parallel_for(items.items, [=](std::int64_t i) { lane::unpack_item(items.item[i], i, in, out, words, nsimd); });
   }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // Lane-crossing operations of the CPU lowering: the runtime lane permute that
-// a shift needs where it crosses a virtual-node boundary, and the horizontal
-// combine that ends a reduction. Permutes use one variable-index shuffle
+// a shift needs where it crosses a virtual-node boundary, precision
+// conversions, prefetches and streaming stores. Permutes use one variable-index shuffle
 // where the ISA has it (vpermpd/vpermps on AVX-512, vpermps on AVX2) and a
 // store/gather/load otherwise.
 
@@ -120,21 +120,6 @@ struct VectorOps {
       if constexpr (bytes == 16 && std::is_same_v<Real, double>) return _mm_stream_pd(address, value);
       if constexpr (bytes == 16 && std::is_same_v<Real, float>) return _mm_stream_ps(address, value);
       target = value;
-    }
-  }
-
-  // Combine the lanes of x in lane order, in double precision.
-  template <class Combine, class V>
-  LATTE_INLINE static double horizontal(const V& x) {
-    if constexpr (std::is_arithmetic_v<V>) {
-      return static_cast<double>(x);
-    } else {
-      using Real = typename V::value_type;
-      alignas(64) Real lanes[V::size];
-      x.store_aligned(lanes);
-      double acc = lanes[0];
-      for (std::size_t l = 1; l < V::size; ++l) acc = Combine::leaf(acc, static_cast<double>(lanes[l]));
-      return acc;
     }
   }
 };

@@ -1,8 +1,10 @@
 #pragma once
 // The CUDA backend: every fused statement is one kernel launch on the
 // default stream (statements stay in program order and run back to back);
-// reductions are a block-level tree per block, then one block combining the
-// blocks' partial results, in a fixed order for a given launch shape.
+// reductions merge per-thread accumulators in a block-level tree, then one
+// block merges the blocks' partials (merges are exact: the result does not
+// depend on the launch shape). The contract every backend meets is written
+// in backends/backend_contract.hpp.
 // Field data lives on the device (backends/cuda/mirrored_memory.hpp).
 
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include "backends/cuda/launch.hpp"
 #include "backends/cuda/statement_kernels.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/halo_exchange.hpp"
 #include "lattice/memory_side.hpp"
 
 namespace latte::backend {
@@ -27,41 +30,63 @@ struct Cuda {
   static void synchronize() { cuda::check(cudaDeviceSynchronize(), "waiting for the device"); }
 
   template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op op) {
-    const std::int64_t threads = dst.site_layout->outer_volume() * N;
+  static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {
+    const std::int64_t threads = sites.count * N;
+    if (threads == 0) return;
     static const cuda::LaunchShape shape = cuda::launch_shape(cuda::assign_kernel<T, N, E, Op>);
     const cuda::StatementGrid grid = cuda::statement_grid(shape, threads);
-    cuda::assign_kernel<T, N, E, Op><<<grid.blocks, grid.block>>>(dst, e, op, threads);
+    cuda::assign_kernel<T, N, E, Op><<<grid.blocks, grid.block>>>(dst, e, op, sites, threads);
     cuda::after_launch(&cuda::describe_assign<T, E, Op>);
   }
 
   template <class Combine, class E>
-  static auto reduce(const E& e) {
+  static auto reduce(const E& e, SiteRange sites) {
     constexpr int N = E::nsimd;
-    using Result = decltype(lane::value_in_double(e, 0, 0));
-    const std::int64_t threads = e.layout()->outer_volume() * N;
-    static const cuda::LaunchShape shape =
-        cuda::launch_shape(cuda::reduce_kernel<Combine, N, E, Result>, sizeof(Result));
+    using A = lane::accumulator_of<Combine, E>;
+    const std::int64_t threads = sites.count * N;
+    if (threads == 0) return start_accumulator<Combine, A>();
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::reduce_kernel<Combine, N, E, A>, sizeof(A));
     const Grid grid = grid_for(shape, threads);
-    Result* partial = scratch<Result>(grid.blocks + 1);
-    cuda::reduce_kernel<Combine, N, E, Result>
-        <<<grid.blocks, grid.block, grid.block * sizeof(Result)>>>(e, threads, partial + 1);
+    A* partial = scratch<A>(grid.blocks + 1);
+    cuda::reduce_kernel<Combine, N, E, A><<<grid.blocks, grid.block, grid.block * sizeof(A)>>>(e, sites, threads, partial + 1);
     cuda::after_launch(&cuda::describe_reduce<E>);
     return finish<Combine>(partial, grid.blocks);
   }
 
   template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r) {
-    using Result = decltype(lane::value_in_double(r, 0, 0));
-    const std::int64_t threads = dst.site_layout->outer_volume() * N;
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites) {
+    using A = lane::accumulator_of<Combine, R>;
+    const std::int64_t threads = sites.count * N;
+    if (threads == 0) return start_accumulator<Combine, A>();
     static const cuda::LaunchShape shape =
-        cuda::launch_shape(cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, Result>, sizeof(Result));
+        cuda::launch_shape(cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, A>, sizeof(A));
     const Grid grid = grid_for(shape, threads);
-    Result* partial = scratch<Result>(grid.blocks + 1);
-    cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, Result>
-        <<<grid.blocks, grid.block, grid.block * sizeof(Result)>>>(dst, e, op, r, threads, partial + 1);
+    A* partial = scratch<A>(grid.blocks + 1);
+    cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, A>
+        <<<grid.blocks, grid.block, grid.block * sizeof(A)>>>(dst, e, op, r, sites, threads, partial + 1);
     cuda::after_launch(&cuda::describe_assign_reduce<T, E, R>);
     return finish<Combine>(partial, grid.blocks);
+  }
+
+  // Halo gather and scatter as device kernels: a halo never brings a field
+  // to the host, only its payload (staged by the statement plan).
+  template <class E>
+  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
+    if (items.items == 0) return;
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::pack_kernel<E>);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
+    cuda::pack_kernel<E><<<grid.blocks, grid.block>>>(e, items, payload);
+    cuda::after_launch(&cuda::describe_pack<E>);
+  }
+
+  template <class Real>
+  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
+    if (items.items == 0) return;
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::unpack_kernel<Real>);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
+    cuda::unpack_kernel<Real><<<grid.blocks, grid.block>>>(items, static_cast<const Real*>(payload),
+                                                           static_cast<Real*>(records), words, nsimd);
+    cuda::after_launch(&cuda::describe_unpack<Real>);
   }
 
  private:
@@ -80,17 +105,15 @@ struct Cuda {
     return {static_cast<unsigned>(blocks), static_cast<unsigned>(block)};
   }
 
-  // partial[1..blocks] hold the blocks' results; partial[0] receives the total.
-  template <class Combine, class Result>
-  static Result finish(Result* partial, unsigned blocks) {
+  // partial[1..blocks] hold the blocks' accumulators; partial[0] receives their merge.
+  template <class Combine, class A>
+  static A finish(A* partial, unsigned blocks) {
     unsigned block = 1;
-    while (block * 2 <= blocks && block * 2 <= 256 && block * 2 * sizeof(Result) <= 32 * 1024) block *= 2;
-    cuda::combine_partials_kernel<Combine, Result>
-        <<<1, block, block * sizeof(Result)>>>(partial + 1, static_cast<int>(blocks), partial);
-    cuda::after_launch(&cuda::describe_reduce<Result>);
-    Result total;
-    cuda::check(cudaMemcpy(&total, partial, sizeof(Result), cudaMemcpyDeviceToHost),
-                "copying a reduction's result to the host");
+    while (block * 2 <= blocks && block * 2 <= 256 && block * 2 * sizeof(A) <= 32 * 1024) block *= 2;
+    cuda::merge_partials_kernel<Combine, A><<<1, block, block * sizeof(A)>>>(partial + 1, static_cast<int>(blocks), partial);
+    cuda::after_launch(&cuda::describe_reduce<A>);
+    A total;
+    cuda::check(cudaMemcpy(&total, partial, sizeof(A), cudaMemcpyDeviceToHost), "copying a reduction's result to the host");
     return total;
   }
 

@@ -38,4 +38,14 @@ std::string describe_assign_reduce() {
          ", reducing " + type_name<R>(160);
 }
 
+template <class E>
+std::string describe_pack() {
+  return "the halo gather kernel of the shifted expression " + type_name<E>();
+}
+
+template <class Real>
+std::string describe_unpack() {
+  return "the halo scatter kernel (" + type_name<Real>() + ")";
+}
+
 }  // namespace latte::cuda

@@ -2,10 +2,11 @@
 // The kernels of the CUDA lowering. Each fused DSL statement instantiates
 // them once; a thread evaluates one (outer site, lane) pair with the per-lane
 // bodies of backends/common/lane_statements.hpp, the same code the simt
-// backend runs on the CPU. Thread i takes outer site i / N and lane i % N,
-// and lanes are the fastest memory index (lattice/field_view.hpp), so the
-// threads of a warp read consecutive addresses: coalesced. A shift across a
-// virtual-node boundary is a load from the permuted lane, no shuffle.
+// backend runs on the CPU. Thread i takes site i / N of the statement's
+// sites and lane i % N, and lanes are the fastest memory index
+// (lattice/field_view.hpp), so the threads of a warp read consecutive
+// addresses: coalesced. A shift across a virtual-node boundary is a load from
+// the permuted lane, no shuffle.
 
 #include <cstdint>
 
@@ -15,66 +16,78 @@
 namespace latte::cuda {
 
 template <class T, int N, class E, class Op>
-__global__ void assign_kernel(FieldView<T, N> dst, E e, Op op, std::int64_t threads) {
+__global__ void assign_kernel(FieldView<T, N> dst, E e, Op op, SiteRange sites, std::int64_t threads) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < threads) lane::assign(dst, e, op, i / N, static_cast<int>(i % N));
+  if (i < threads) lane::assign(dst, e, op, sites[i / N], static_cast<int>(i % N));
 }
 
-// Tree reduction of one value per thread over a block (blockDim.x a power
-// of two), in a fixed order: deterministic for a given launch shape.
-template <class Combine, class Result>
-__device__ Result block_reduce(Result value, Result* shared) {
+// Tree merge of one accumulator per thread over a block (blockDim.x a power
+// of two). Merges are exact, so the order does not matter for the result.
+template <class Combine, class A>
+__device__ A block_merge(A value, A* shared) {
   const unsigned t = threadIdx.x;
   shared[t] = value;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (t < s) shared[t] = combine<Combine>(shared[t], shared[t + s]);
+    if (t < s) merge_accumulators<Combine>(shared[t], shared[t + s]);
     __syncthreads();
   }
   return shared[0];
 }
 
-template <class Result>
-__device__ Result* shared_results() {
+template <class A>
+__device__ A* shared_accumulators() {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  return reinterpret_cast<Result*>(shared_bytes);
+  return reinterpret_cast<A*>(shared_bytes);
 }
 
-// Each thread reduces its grid-stride sequence (the launch guarantees at
-// least one site per thread), each block its threads; partial[b] per block.
-template <class Combine, int N, class E, class Result>
-__global__ void reduce_kernel(E e, std::int64_t threads, Result* partial) {
+// Each thread accumulates its grid-stride sequence, each block its threads;
+// partial[b] per block.
+template <class Combine, int N, class E, class A>
+__global__ void reduce_kernel(E e, SiteRange sites, std::int64_t threads, A* partial) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  Result acc = lane::value_in_double(e, i / N, static_cast<int>(i % N));
-  for (i += stride; i < threads; i += stride)
-    acc = combine<Combine>(acc, lane::value_in_double(e, i / N, static_cast<int>(i % N)));
-  acc = block_reduce<Combine>(acc, shared_results<Result>());
+  A acc = start_accumulator<Combine, A>();
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < threads; i += stride)
+    lane::accumulate_site<Combine>(acc, e, sites[i / N], static_cast<int>(i % N));
+  acc = block_merge<Combine>(acc, shared_accumulators<A>());
   if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
 
 // The same, assigning dst op= e at each site first; r may read dst there.
-template <class Combine, class T, int N, class E, class Op, class R, class Result>
-__global__ void assign_reduce_kernel(FieldView<T, N> dst, E e, Op op, R r, std::int64_t threads, Result* partial) {
+template <class Combine, class T, int N, class E, class Op, class R, class A>
+__global__ void assign_reduce_kernel(FieldView<T, N> dst, E e, Op op, R r, SiteRange sites, std::int64_t threads,
+                                     A* partial) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  lane::assign(dst, e, op, i / N, static_cast<int>(i % N));
-  Result acc = lane::value_in_double(r, i / N, static_cast<int>(i % N));
-  for (i += stride; i < threads; i += stride) {
-    lane::assign(dst, e, op, i / N, static_cast<int>(i % N));
-    acc = combine<Combine>(acc, lane::value_in_double(r, i / N, static_cast<int>(i % N)));
+  A acc = start_accumulator<Combine, A>();
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < threads; i += stride) {
+    lane::assign(dst, e, op, sites[i / N], static_cast<int>(i % N));
+    lane::accumulate_site<Combine>(acc, r, sites[i / N], static_cast<int>(i % N));
   }
-  acc = block_reduce<Combine>(acc, shared_results<Result>());
+  acc = block_merge<Combine>(acc, shared_accumulators<A>());
   if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
 
-// The grid-level step: one block combines the blocks' partial results.
-template <class Combine, class Result>
-__global__ void combine_partials_kernel(const Result* partial, int count, Result* total) {
-  Result acc = partial[threadIdx.x];
-  for (int j = threadIdx.x + blockDim.x; j < count; j += blockDim.x) acc = combine<Combine>(acc, partial[j]);
-  acc = block_reduce<Combine>(acc, shared_results<Result>());
+// The grid-level step: one block merges the blocks' partial accumulators.
+template <class Combine, class A>
+__global__ void merge_partials_kernel(const A* partial, int count, A* total) {
+  A acc = start_accumulator<Combine, A>();
+  for (int j = threadIdx.x; j < count; j += blockDim.x) merge_accumulators<Combine>(acc, partial[j]);
+  acc = block_merge<Combine>(acc, shared_accumulators<A>());
   if (threadIdx.x == 0) *total = acc;
+}
+
+// Halo gather: thread i evaluates the shifted operand for message item i.
+template <class E>
+__global__ void pack_kernel(E e, HaloItemsView items, typename E::real_type* payload) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < items.items) lane::pack_item(e, items.item[i], i, payload);
+}
+
+// Halo scatter: thread i places item i's reals in its slot's record.
+template <class Real>
+__global__ void unpack_kernel(HaloItemsView items, const Real* payload, Real* records, int words, int nsimd) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < items.items) lane::unpack_item(items.item[i], i, payload, records, words, nsimd);
 }
 
 }  // namespace latte::cuda

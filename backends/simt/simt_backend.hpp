@@ -2,14 +2,15 @@
 // The simt backend: the per-lane lowering (backends/common/lane_statements.hpp)
 // run on the CPU, one OpenMP loop over outer sites with the lanes inside.
 // It needs no SIMD library and runs the exact code CUDA threads run.
+// The contract every backend meets is written in backends/backend_contract.hpp.
 
 #include <cstdint>
-#include <vector>
 
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "lattice/field_view.hpp"
+#include "lattice/halo_exchange.hpp"
 #include "lattice/memory_side.hpp"
 
 namespace latte::backend {
@@ -20,30 +21,40 @@ struct Simt {
   static void synchronize() {}  // statements are done when assign returns
 
   template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op op) {
-    parallel_for(dst.site_layout->outer_volume(), [=](std::int64_t o) {
-      for (int l = 0; l < N; ++l) lane::assign(dst, e, op, o, l);
+  static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {
+    parallel_for(sites.count, [=](std::int64_t i) {
+      for (int l = 0; l < N; ++l) lane::assign(dst, e, op, sites[i], l);
     });
   }
 
   template <class Combine, class E>
-  static auto reduce(const E& e) {
-    const std::int64_t outer = e.layout()->outer_volume();
-    using Result = decltype(lane::reduce_block<Combine>(e, 0, outer));
-    std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()),
-                 [&](std::int64_t b) { partial[b] = lane::reduce_block<Combine>(e, b, outer); });
-    return combine_blocks<Combine>(partial);
+  static auto reduce(const E& e, SiteRange sites) {
+    using A = lane::accumulator_of<Combine, E>;
+    return parallel_accumulate(
+        reduction_blocks(sites.count), start_accumulator<Combine, A>(),
+        [&](A& mine, std::int64_t b) { lane::reduce_block<Combine>(mine, e, sites, b); },
+        [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
   }
 
   template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r) {
-    const std::int64_t outer = dst.site_layout->outer_volume();
-    using Result = decltype(lane::reduce_block<Combine>(r, 0, outer));
-    std::vector<Result> partial(reduction_blocks(outer));
-    parallel_for(static_cast<std::int64_t>(partial.size()),
-                 [&](std::int64_t b) { partial[b] = lane::assign_reduce_block<Combine>(dst, e, op, r, b, outer); });
-    return combine_blocks<Combine>(partial);
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites) {
+    using A = lane::accumulator_of<Combine, R>;
+    return parallel_accumulate(
+        reduction_blocks(sites.count), start_accumulator<Combine, A>(),
+        [&](A& mine, std::int64_t b) { lane::assign_reduce_block<Combine>(mine, dst, e, op, r, sites, b); },
+        [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
+  }
+
+  template <class E>
+  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
+    parallel_for(items.items, [=](std::int64_t i) { lane::pack_item(e, items.item[i], i, payload); });
+  }
+
+  template <class Real>
+  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
+    const Real* in = static_cast<const Real*>(payload);
+    Real* out = static_cast<Real*>(records);
+    parallel_for(items.items, [=](std::int64_t i) { lane::unpack_item(items.item[i], i, in, out, words, nsimd); });
   }
 };
 

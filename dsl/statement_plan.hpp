@@ -1,0 +1,192 @@
+#pragma once
+// The evaluator of one statement: the walk over its expression before a
+// backend runs it, and the order in which it runs.
+//
+// Binding (node.bind(plan)) points every field view and shift table at the
+// memory the backend works on, and tells the plan about each shift whose
+// table has a halo (lattice/halo_exchange.hpp): the plan gives it the
+// halo's records to read and keeps a way to evaluate the shifted
+// sub-expression on the sites other ranks need (its "compressor": whatever
+// the sub-expression's value is — a half spinor, U^+ h, one population — is
+// what travels). Then run() executes:
+//
+//   1. halos of shifts nested inside other shifts, deepest first, each
+//      packed, exchanged and unpacked before the level above packs;
+//   2. the top-level halos: post receives, pack, send;
+//   3. the interior outer sites, which read no halo, while messages travel;
+//   4. wait, unpack into the halo records;
+//   5. the surface outer sites.
+//
+// Every site is computed by the same expression in the same order whether
+// a neighbour comes from memory or from a halo, so the result does not
+// depend on the decomposition or on overlap (set_communication_overlap(false)
+// or LATTE_OVERLAP=0 runs 4 before 3 and then all sites at once). A
+// statement with no halo runs all sites in one call, as on one rank.
+//
+// Buffers and site splits are cached with the tables, and the plan itself
+// holds a fixed array: repeating a statement allocates nothing.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "lattice/decomposition.hpp"
+#include "lattice/halo_exchange.hpp"
+#include "lattice/simd_layout.hpp"
+
+namespace latte {
+
+// Requests of the statement being run (one at a time per process), kept so
+// that their storage is reused.
+inline Requests& statement_requests() {
+  static Requests requests;
+  return requests;
+}
+
+template <class Backend>
+class StatementPlan {
+ public:
+  static constexpr int capacity = 64;  // halo uses per statement (D3Q27 has 26 shifts)
+
+  explicit StatementPlan(const SiteLayout& layout) : layout_(layout) {}
+  StatementPlan(const StatementPlan&) = delete;
+  StatementPlan& operator=(const StatementPlan&) = delete;
+
+  static constexpr MemorySide side() { return Backend::memory_side; }
+
+  void enter_shift() { ++depth_; }
+  void leave_shift() { --depth_; }
+
+  // A shift whose table has a halo: give it the records to read and keep its
+  // packing function (Node::template pack<Backend>, which evaluates the
+  // shifted operand at a message's source sites).
+  template <class Node>
+  void add_remote(Node& shift, const HaloExchange& exchange) {
+    if (count_ == capacity)
+      throw std::length_error("Latte: a statement with more than " + std::to_string(capacity) +
+                              " shifts that need halos; split it");
+    using Real = typename Node::real_type;
+    constexpr int words = Node::halo_words;
+    int occurrence = 0;
+    for (int i = 0; i < count_; ++i)
+      occurrence += remotes_[i].exchange == &exchange && remotes_[i].words == words &&
+                    remotes_[i].real_bytes == sizeof(Real);
+    HaloBuffers& buffers = exchange.buffers(sizeof(Real), words, Node::nsimd, occurrence);
+    shift.halo.data = static_cast<Real*>(buffers.records.data(side(), Access::read_write));
+    remotes_[count_++] = Remote{&exchange, &buffers, &shift, &Node::template pack<Backend>,
+                                &Backend::template unpack<Real>, words, sizeof(Real), Node::nsimd, depth_};
+    max_depth_ = depth_ > max_depth_ ? depth_ : max_depth_;
+  }
+
+  bool has_halos() const { return count_ > 0; }
+
+  // Bytes this rank sends per run of the statement (all its halos).
+  std::int64_t halo_bytes() const {
+    std::int64_t bytes = 0;
+    for (int i = 0; i < count_; ++i) bytes += remotes_[i].exchange->bytes_sent(remotes_[i].words, remotes_[i].real_bytes);
+    return bytes;
+  }
+
+  // body(SiteRange) for every outer site of the layout, in the order above.
+  template <class Body>
+  void run(Body&& body) {
+    if (count_ == 0) return body(SiteRange{nullptr, layout_.outer_volume()});
+    for (int depth = max_depth_; depth >= 1; --depth) {
+      start(depth);
+      finish(depth);
+    }
+    start(0);
+    std::array<const HaloExchange*, capacity> top;
+    int tops = 0;
+    for (int i = 0; i < count_; ++i)
+      if (remotes_[i].depth == 0) top[tops++] = remotes_[i].exchange;
+    if (tops == 0 || !communication_overlap()) {
+      finish(0);
+      return body(SiteRange{nullptr, layout_.outer_volume()});
+    }
+    std::sort(top.begin(), top.begin() + tops);
+    const int unique = static_cast<int>(std::unique(top.begin(), top.begin() + tops) - top.begin());
+    const SiteSplit& split = layout_.site_split(std::span<const HaloExchange* const>(top.data(), unique));
+    body(split.interior_range(side()));
+    finish(0);
+    body(split.surface_range(side()));
+  }
+
+ private:
+  struct Remote {
+    const HaloExchange* exchange;
+    HaloBuffers* buffers;
+    const void* node;
+    void (*pack)(const void* node, HaloItemsView items, void* payload);
+    void (*unpack)(HaloItemsView items, const void* payload, void* records, int words, int nsimd);
+    int words;
+    std::size_t real_bytes;
+    int nsimd;
+    int depth;
+  };
+
+  // Post the receives, pack, then send every message of the halos at `depth`.
+  void start(int depth) {
+    const Communicator& comm = layout_.decomposition().communicator();
+    Requests& requests = statement_requests();
+    for (int i = 0; i < count_; ++i) {
+      const Remote& r = remotes_[i];
+      if (r.depth != depth) continue;
+      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
+        const HaloMessage& message = r.exchange->messages[m];
+        if (message.to_self) continue;
+        void* target = r.buffers->receive[m].data(MemorySide::host, Access::write);
+        comm.receive_async(target, r.buffers->receive[m].bytes(), message.source_rank, tag(i, m), requests);
+      }
+    }
+    for (int i = 0; i < count_; ++i) {
+      const Remote& r = remotes_[i];
+      if (r.depth != depth) continue;
+      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
+        const HaloMessage& message = r.exchange->messages[m];
+        r.pack(r.node, message.view(side()), r.buffers->send[m].data(side(), Access::write));
+      }
+    }
+    Backend::synchronize();
+    for (int i = 0; i < count_; ++i) {
+      const Remote& r = remotes_[i];
+      if (r.depth != depth) continue;
+      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
+        const HaloMessage& message = r.exchange->messages[m];
+        if (message.to_self) continue;
+        const void* payload = r.buffers->send[m].data(MemorySide::host, Access::read);  // staged from the device
+        comm.send_async(payload, r.buffers->send[m].bytes(), message.destination_rank, tag(i, m), requests);
+      }
+    }
+  }
+
+  // Wait for the messages, then fill the halo records of `depth`.
+  void finish(int depth) {
+    statement_requests().wait_all();
+    for (int i = 0; i < count_; ++i) {
+      const Remote& r = remotes_[i];
+      if (r.depth != depth) continue;
+      void* records = r.buffers->records.data(side(), Access::read_write);
+      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
+        const HaloMessage& message = r.exchange->messages[m];
+        FieldMemory& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
+        r.unpack(message.view(side()), payload.data(side(), Access::read), records, r.words, r.nsimd);
+      }
+    }
+  }
+
+  // Tags keep apart the messages of one statement between the same two
+  // ranks: the halo (0 .. 63) and the message within it (0 .. 126), so
+  // the + and - neighbours stay apart when they are the same rank.
+  static int tag(int remote, std::size_t message) { return remote * 128 + static_cast<int>(message); }
+
+  const SiteLayout& layout_;
+  std::array<Remote, capacity> remotes_{};
+  int count_ = 0, depth_ = 0, max_depth_ = 0;
+};
+
+}  // namespace latte

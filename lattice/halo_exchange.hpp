@@ -1,0 +1,162 @@
+#pragma once
+// The halo of one displacement on one rank's layout: which outer sites read
+// values that live in another block (another rank's, or, in forced
+// communication, this rank's own across the block boundary), and the
+// messages that bring them.
+//
+// An outer site whose lanes all read local data uses the ordinary table
+// entry (neighbour outer site and lane permutation). Any other outer site
+// gets a halo slot: a record of the shifted expression's value, all lanes,
+// that the statement reads instead (DisplacementTable::halo_entry). A slot
+// is filled lane by lane from messages, one per block offset K (the source
+// block is this rank's plus K). Lanes of a slot that are local (a dimension
+// split over both SIMD lanes and ranks) come through a message to itself.
+//
+// Every rank has the same local layout, so the list of items of message K
+// is the same on every rank: the receiver reads item i into (slot, lane);
+// the sender, rank "this minus K", evaluates the shifted expression at its
+// own (source outer site, source lane) of item i. The payload is item after
+// item, each the value's reals in memory order: only what crosses, never
+// whole records, so the backward Wilson hop sends U^+ h half spinors and a
+// lattice-Boltzmann shift only the population that streams across.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "backends/memory.hpp"
+#include "lattice/coordinate.hpp"
+#include "lattice/memory_side.hpp"
+#include "lattice/site_index.hpp"
+
+namespace latte {
+
+struct HaloItem {
+  std::int32_t source_outer;  // on the sending rank
+  std::int32_t source_lane;
+  std::int32_t slot;  // on the receiving rank
+  std::int32_t lane;
+};
+
+// A kernel-side view of a message's items, trivially copyable. Items with
+// the same source outer site are consecutive; group g is items
+// [group_start[g], group_start[g + 1]) (the vector lowering evaluates each
+// source record once).
+struct HaloItemsView {
+  const HaloItem* item;
+  const std::int32_t* group_start;
+  std::int64_t items;
+  std::int64_t groups;
+};
+
+// Read-only data that kernels on either memory side use: built on the host
+// once, copied to the device the first time a statement there asks.
+class SharedTable {
+ public:
+  SharedTable() = default;
+  template <class T>
+  explicit SharedTable(const std::vector<T>& values, const char* what)
+      : memory_(values.size() * sizeof(T), [what] { return std::string(what); }, Traffic::halo) {
+    if (!values.empty()) std::memcpy(memory_.data(MemorySide::host, Access::write), values.data(), values.size() * sizeof(T));
+  }
+  const void* data(MemorySide side) const { return memory_.bytes() ? memory_.data(side, Access::read) : nullptr; }
+
+ private:
+  mutable FieldMemory memory_;
+};
+
+struct HaloMessage {
+  Coordinate block_offset;  // K
+  int source_rank = 0;       // receive from the rank at this rank + K
+  int destination_rank = 0;  // send to the rank at this rank - K
+  bool to_self = false;      // both are this rank: the payload is used where it is packed
+  std::int64_t items = 0;
+  std::int64_t groups = 0;
+  SharedTable item_table, group_table;
+
+  HaloItemsView view(MemorySide side) const {
+    return {static_cast<const HaloItem*>(item_table.data(side)), static_cast<const std::int32_t*>(group_table.data(side)),
+            items, groups};
+  }
+};
+
+// Storage for one use of a halo in a statement: the slots' records and each
+// message's payloads. Made the first time a statement needs it and kept with
+// the table, so an iteration that repeats the statement allocates nothing.
+struct HaloBuffers {
+  FieldMemory records;
+  std::vector<FieldMemory> send, receive;  // per message; a message to itself has no receive buffer
+};
+
+struct HaloExchange {
+  std::vector<std::int32_t> sites;  // outer sites that read the halo, ascending; slot s is sites[s]
+  std::vector<HaloMessage> messages;
+
+  std::int64_t slots() const { return static_cast<std::int64_t>(sites.size()); }
+
+  // Bytes that leave this rank per use, for a value of `words` reals of
+  // `real_bytes` each (messages to itself excluded).
+  std::int64_t bytes_sent(int words, std::size_t real_bytes) const {
+    std::int64_t items = 0;
+    for (const HaloMessage& m : messages)
+      if (!m.to_self) items += m.items;
+    return items * words * static_cast<std::int64_t>(real_bytes);
+  }
+
+  // The buffers of the occurrence-th use, in one statement, of this halo by
+  // a value of `words` reals of `real_bytes` bytes on `nsimd` lanes.
+  HaloBuffers& buffers(std::size_t real_bytes, int words, int nsimd, int occurrence) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& slot = cache_[std::make_tuple(real_bytes, words, nsimd, occurrence)];
+    if (!slot) {
+      slot = std::make_unique<HaloBuffers>();
+      const std::size_t record = real_bytes * static_cast<std::size_t>(words) * nsimd;
+      slot->records =
+          FieldMemory(record * static_cast<std::size_t>(slots()), [] { return std::string("halo records"); }, Traffic::halo);
+      for (const HaloMessage& m : messages) {
+        const std::size_t payload = real_bytes * static_cast<std::size_t>(words) * static_cast<std::size_t>(m.items);
+        slot->send.emplace_back(payload, [] { return std::string("a halo message to send"); }, Traffic::halo);
+        slot->receive.emplace_back(m.to_self ? 0 : payload, [] { return std::string("a received halo message"); },
+                                   Traffic::halo);
+      }
+    }
+    return *slot;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::map<std::tuple<std::size_t, int, int, int>, std::unique_ptr<HaloBuffers>> cache_;
+};
+
+// The outer sites of a statement split by whether they read any of its
+// halos: the interior runs while messages travel, the surface after.
+struct SiteSplit {
+  std::int64_t interior = 0, surface = 0;
+  SharedTable interior_sites, surface_sites;
+
+  SiteRange interior_range(MemorySide side) const {
+    return {static_cast<const std::int32_t*>(interior_sites.data(side)), interior};
+  }
+  SiteRange surface_range(MemorySide side) const {
+    return {static_cast<const std::int32_t*>(surface_sites.data(side)), surface};
+  }
+};
+
+// Orders any two ranges of pointers, so that a cache keyed by a vector can be
+// searched with a span (no allocation per lookup).
+struct PointerRangeLess {
+  using is_transparent = void;
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  }
+};
+
+}  // namespace latte
