@@ -130,7 +130,8 @@ class Decomposition {
                           to_string(grid_) + " (dimension " + std::to_string(mu) + ")");
       local_[mu] = global_[mu] / grid_[mu];
     }
-    if (!replicated && ranks > 1) communicator_ = cartesian_communicator(grid_);
+    // One rank works alone (no MPI call is needed for anything it does).
+    communicator_ = ranks > 1 ? cartesian_communicator(grid_) : self_communicator();
     place_ = communicator_.coordinates(nd);
     origin_.resize(nd);
     for (int mu = 0; mu < nd; ++mu) origin_[mu] = place_[mu] * local_[mu];

@@ -41,7 +41,8 @@ struct GeometryOptions {
 class Geometry {
  public:
   // Default lane grid: factors of two go to the slowest dimensions first
-  // (last index), cycling back, each only where the extent stays even.
+  // (last index), cycling back: first only where each lane's block stays
+  // even, then wherever the extent stays even.
   explicit Geometry(Coordinate dims) : Geometry(std::move(dims), GeometryOptions{}) {}
   // An explicit lane grid, used for the lane count equal to its product;
   // other lane counts keep the default rule.
@@ -139,14 +140,18 @@ class Geometry {
       throw LayoutError("Latte: the number of SIMD lanes must be a power of two, got " + std::to_string(nsimd));
     Coordinate simd(dims.size(), 1);
     int remaining = nsimd;
-    bool progress = true;
-    while (remaining > 1 && progress) {
-      progress = false;
-      for (int mu = static_cast<int>(dims.size()) - 1; mu >= 0 && remaining > 1; --mu) {
-        if ((dims[mu] / simd[mu]) % 2 == 0 && dims[mu] % simd[mu] == 0) {
-          simd[mu] *= 2;
-          remaining /= 2;
-          progress = true;
+    // First only where each lane's block stays even (so the lattice can still
+    // be checkerboarded), then wherever the extent stays even.
+    for (int keep : {4, 2}) {
+      bool progress = true;
+      while (remaining > 1 && progress) {
+        progress = false;
+        for (int mu = static_cast<int>(dims.size()) - 1; mu >= 0 && remaining > 1; --mu) {
+          if ((dims[mu] / simd[mu]) % keep == 0 && dims[mu] % simd[mu] == 0) {
+            simd[mu] *= 2;
+            remaining /= 2;
+            progress = true;
+          }
         }
       }
     }

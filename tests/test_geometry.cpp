@@ -119,8 +119,8 @@ TEST(SiteLayout, ExplicitLayoutThroughGeometry) {
 }
 
 // The default policy, worked out by hand: factors of two are handed out from
-// the last (slowest) dimension to the first, cycling round again, and a
-// dimension gets one only while its remaining extent is even.
+// the last (slowest) dimension to the first, cycling round again, first only
+// where the lane's block stays even, then while the remaining extent is even.
 TEST(Geometry, DefaultSimdLayoutPolicy) {
   struct Case {
     Coordinate dims;
@@ -134,7 +134,9 @@ TEST(Geometry, DefaultSimdLayoutPolicy) {
       // second round skips the dimensions whose halves are odd (3)
       {{8, 6, 6}, 16, {4, 2, 2}},
       // odd extents are never split
-      {{8, 5, 4}, 4, {2, 1, 2}},        {{16, 1, 1}, 8, {8, 1, 1}},       {{3, 5, 7}, 1, {1, 1, 1}}};
+      {{8, 5, 4}, 4, {2, 1, 2}},        {{16, 1, 1}, 8, {8, 1, 1}},       {{3, 5, 7}, 1, {1, 1, 1}},
+      // blocks that stay even come first (a rank's block of 8 8 8 2 can still be checkerboarded)
+      {{8, 8, 8, 2}, 8, {2, 2, 2, 1}}};
   for (const auto& c : cases) {
     SCOPED_TRACE("extents " + latte::to_string(c.dims) + " nsimd " + std::to_string(c.nsimd));
     EXPECT_EQ(Geometry::default_simd_layout(c.dims, c.nsimd), c.expected);

@@ -108,12 +108,13 @@ inline void finalize() {
   if (state.initialized_here) MPI_Finalize();
 }
 
-// Start MPI if it is not running (argc/argv may be null). Statements call
-// MPI from the thread that issues them only: MPI_THREAD_FUNNELED.
+// Start MPI if this process was launched by an MPI launcher and MPI is not
+// running yet (argc/argv may be null). Statements call MPI from the thread
+// that issues them only: MPI_THREAD_FUNNELED.
 inline void initialize(int* argc, char*** argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized) return;
+  if (initialized || !launched_by_mpi()) return;
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   mpi_state().initialized_here = true;
@@ -128,7 +129,7 @@ inline bool ensure_started() {
   MPI_Finalized(&finalized);
   if (finalized || !launched_by_mpi()) return false;
   initialize(nullptr, nullptr);
-  return true;
+  return mpi_active();
 }
 
 }  // namespace comms

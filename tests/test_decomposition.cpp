@@ -1,0 +1,259 @@
+// Statements on a lattice spread over ranks give the very bits of one rank:
+// shifts of every kind (unit, long, diagonal, nested, of compound
+// expressions, checkerboard hops, pick and merge), reductions, random and
+// coordinate fields, peek and poke; and the errors of bad decompositions.
+// Run under mpirun with 2, 4 and 16 ranks, and at one rank (forced
+// communication) in the ordinary suite.
+
+#include <cmath>
+#include <limits>
+
+#include "decomposition_support.hpp"
+#include "lattice/coordinate_field.hpp"
+#include "lattice/site_walk.hpp"
+
+namespace latte::testing {
+namespace {
+
+const Coordinate lattice4{8, 8, 8, 8};
+
+// A field holding each site's global index (exact in double).
+template <class W>
+void fill_global_index(Lattice<double, W>& f) {
+  const Geometry& g = f.geometry();
+  const auto view = f.host_view(Access::write);
+  for_each_site(f.layout(), [&](std::int64_t o, int l, const Coordinate& x) {
+    view.store(LaneSite<double>{o, l}, static_cast<double>(g.global_index(x)));
+  });
+}
+
+// Every displacement of the test: unit, long (beyond a block, and beyond
+// the whole lattice) and all diagonal neighbours of a D3Q27-like stencil
+// in the last three dimensions.
+std::vector<Coordinate> displacements() {
+  std::vector<Coordinate> out;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int step : {+1, -1, +3, -5, +9}) out.push_back(unit_displacement(4, mu, step));
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c) out.push_back({0, a, b, c});
+  out.push_back({1, -1, 1, -1});
+  out.push_back({2, -3, 5, 7});
+  return out;
+}
+
+TEST(Decomposition, EveryShiftOfTheGlobalIndex) {
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<double> index(g), shifted(g);
+    fill_global_index(index);
+    for (const Coordinate& step : displacements()) {
+      shifted = shift(index, step);
+      // Expected: the global index of x + step, exactly.
+      std::int64_t wrong = 0;
+      const auto view = shifted.host_view(Access::read);
+      for (std::int64_t o = 0; o < shifted.outer_volume(); ++o)
+        for (int l = 0; l < shifted.layout().nsimd(); ++l) {
+          const Coordinate x = shifted.layout().join(o, l);
+          const double expected = static_cast<double>(g.global_index(displaced(x, step, g.dims())));
+          wrong += view.load(LaneSite<double>{o, l}) != expected;
+        }
+      EXPECT_TRUE(world().all_true(wrong == 0)) << "displacement " << to_string(step);
+    }
+  }
+}
+
+TEST(Decomposition, CompoundAndNestedShiftsMatchOneRank) {
+  const Geometry whole = replicated(lattice4);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<ColourMatrix<double>> U(g), U1(whole);
+    Lattice<ColourVector<double>> c(g), c1(whole), out(g), out1(whole);
+    ParallelRng(5).gaussian(U);
+    ParallelRng(5).gaussian(U1);
+    ParallelRng(6).gaussian(c);
+    ParallelRng(6).gaussian(c1);
+    for (int mu = 0; mu < 4; ++mu)
+      for (int step : {+1, -1}) {
+        out = shift(U * c + 2.0 * c, mu, step);
+        out1 = shift(U1 * c1 + 2.0 * c1, mu, step);
+        EXPECT_TRUE(same_as_one_rank(out, out1)) << "compound, direction " << mu << " step " << step;
+      }
+    out = shift(shift(c, 0, +1) * 2.0, 3, -1) + shift(U * shift(c, 1, +1), 2, +1) + adj(U) * shift(c, {1, 1, -1, 1});
+    out1 = shift(shift(c1, 0, +1) * 2.0, 3, -1) + shift(U1 * shift(c1, 1, +1), 2, +1) + adj(U1) * shift(c1, {1, 1, -1, 1});
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "nested";
+    // A shift of the destination (evaluated into fresh storage) and +=.
+    out = c;
+    out1 = c1;
+    out += shift(out, 3, +1) * 0.5;
+    out1 += shift(out1, 3, +1) * 0.5;
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "aliasing";
+  }
+}
+
+TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
+  const Geometry whole = replicated(lattice4);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<ColourVector<double>> psi(g), psi1(whole), back(g), back1(whole);
+    ParallelRng(8).gaussian(psi);
+    ParallelRng(8).gaussian(psi1);
+    Lattice<ColourVector<double>> even(g.checkerboard(Parity::even)), even1(whole.checkerboard(Parity::even));
+    Lattice<ColourVector<double>> odd(g.checkerboard(Parity::odd)), odd1(whole.checkerboard(Parity::odd));
+    even = pick(Parity::even, psi);
+    even1 = pick(Parity::even, psi1);
+    EXPECT_TRUE(same_as_one_rank(even, even1)) << "pick";
+    for (int mu = 0; mu < 4; ++mu) {
+      odd = shift(even, mu, +1) + 0.5 * shift(even, mu, -1);
+      odd1 = shift(even1, mu, +1) + 0.5 * shift(even1, mu, -1);
+      EXPECT_TRUE(same_as_one_rank(odd, odd1)) << "hop from even sites, direction " << mu;
+      even = shift(odd, mu, -1) - even;
+      even1 = shift(odd1, mu, -1) - even1;
+      EXPECT_TRUE(same_as_one_rank(even, even1)) << "hop from odd sites, direction " << mu;
+    }
+    back = merge(even, odd);
+    back1 = merge(even1, odd1);
+    EXPECT_TRUE(same_as_one_rank(back, back1)) << "merge";
+  }
+}
+
+TEST(Decomposition, EveryReductionHasTheBitsOfOneRank) {
+  const Geometry whole = replicated(lattice4);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<Spinor<double>> a(g), b(g), a1(whole), b1(whole);
+    Lattice<double> r(g), r1(whole);
+    Lattice<ColourMatrix<float>> m(g), m1(whole);
+    ParallelRng(11).gaussian(a);
+    ParallelRng(11).gaussian(a1);
+    ParallelRng(12).gaussian(b);
+    ParallelRng(12).gaussian(b1);
+    ParallelRng(13).uniform(r, -3, 2);
+    ParallelRng(13).uniform(r1, -3, 2);
+    ParallelRng(14).gaussian(m);
+    ParallelRng(14).gaussian(m1);
+    EXPECT_TRUE(same_result(norm2(a), norm2(a1)));
+    EXPECT_TRUE(same_result(innerProduct(a, b), innerProduct(a1, b1)));
+    EXPECT_TRUE(same_result(sum(a), sum(a1)));
+    EXPECT_TRUE(same_result(sum(m), sum(m1)));
+    EXPECT_TRUE(same_result(sum(r), sum(r1)));
+    EXPECT_TRUE(same_result(maxval(r), maxval(r1)));
+    EXPECT_TRUE(same_result(minval(r), minval(r1)));
+    EXPECT_TRUE(same_result(norm2(a - 0.5 * shift(b, 2, -1)), norm2(a1 - 0.5 * shift(b1, 2, -1))));
+    EXPECT_TRUE(same_result(sum(r * shift(r, {0, 1, 1, -1})), sum(r1 * shift(r1, {0, 1, 1, -1}))));
+    const double fused = assign_and_sum(a, b - shift(a, 3, +1), localNorm2(a));
+    const double fused1 = assign_and_sum(a1, b1 - shift(a1, 3, +1), localNorm2(a1));
+    EXPECT_TRUE(same_result(fused, fused1));
+    EXPECT_TRUE(same_as_one_rank(a, a1));
+    // The maximum is a real site value; the sum of a field of ones counts sites.
+    r = 1.0;
+    EXPECT_EQ(sum(r), static_cast<double>(g.volume()));
+  }
+}
+
+TEST(Decomposition, OverlapDoesNotChangeTheBits) {
+  const Geometry whole = replicated(lattice4);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<ComplexD> f(g), with(g), without(g);
+    ParallelRng(3).gaussian(f);
+    auto stencil = [&](Lattice<ComplexD>& out) {
+      out = shift(f, 0, +1) + shift(f, 0, -1) + shift(f, 1, +1) + shift(f, 1, -1) + shift(f, 2, +1) + shift(f, 2, -1) +
+            shift(f, 3, +1) + shift(f, 3, -1) - 8.0 * f;
+    };
+    stencil(with);
+    set_communication_overlap(false);
+    stencil(without);
+    set_communication_overlap(true);
+    EXPECT_TRUE(same_as_one_rank(with, without));
+  }
+}
+
+TEST(Decomposition, CoordinatesRandomNumbersPeekAndPokeAreGlobal) {
+  const Geometry whole = replicated(lattice4);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<double> coordinate(g), coordinate1(whole), parity(g), parity1(whole);
+    for (int mu = 0; mu < 4; ++mu) {
+      fill_coordinate(coordinate, mu);
+      fill_coordinate(coordinate1, mu);
+      EXPECT_TRUE(same_as_one_rank(coordinate, coordinate1)) << "coordinate " << mu;
+    }
+    fill_parity(parity);
+    fill_parity(parity1);
+    EXPECT_TRUE(same_as_one_rank(parity, parity1));
+    Lattice<Spinor<float>> random(g), random1(whole);
+    ParallelRng(21).uniform(random, -1, 1);
+    ParallelRng(21).uniform(random1, -1, 1);
+    EXPECT_TRUE(same_as_one_rank(random, random1));
+    // poke by the owner; peek gives every rank the value.
+    const Coordinate site{7, 3, 6, 5};
+    poke(coordinate, site, 42.0);
+    EXPECT_EQ(peek(coordinate, site), 42.0);
+    EXPECT_EQ(peek(coordinate, {0, 0, 0, 7}), 7.0);  // coordinate 3 was filled last
+    EXPECT_EQ(peek(coordinate, {1, 2, 5, 6}), 6.0);
+    EXPECT_EQ(sum(coordinate), sum(coordinate1) + 42.0 - 5.0);
+  }
+}
+
+// ---- bad decompositions: clear errors, thrown on every rank ----------------------------
+
+template <class Error, class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+TEST(Decomposition, BadGridsAndMixedDecompositionsAreRefused) {
+  const int ranks = world().size();
+  // A grid whose product is not the number of ranks.
+  const std::string wrong_count =
+      error_of<LayoutError>([&] { decomposed(lattice4, {1, 1, 1, 2 * ranks}); });
+  EXPECT_NE(wrong_count.find("[1 1 1 " + std::to_string(2 * ranks) + "]"), std::string::npos) << wrong_count;
+  EXPECT_NE(wrong_count.find("the job has " + std::to_string(ranks)), std::string::npos) << wrong_count;
+  // A grid that does not divide the extents.
+  if (ranks > 1) {
+    const std::string indivisible = error_of<LayoutError>([&] { decomposed({8, 8, 8, 2 * ranks + 1}, {1, 1, 1, ranks}); });
+    EXPECT_NE(indivisible.find("process grid [1 1 1 " + std::to_string(ranks) + "]"), std::string::npos) << indivisible;
+    EXPECT_NE(indivisible.find("[8 8 8 " + std::to_string(2 * ranks + 1) + "]"), std::string::npos) << indivisible;
+  }
+  // Local extents that the SIMD lanes cannot tile: extents, grid and layout named.
+  const int lanes = DefaultWidth::lanes<double>;
+  if (lanes >= 4) {
+    GeometryOptions options;
+    options.process_grid = {1, 1, 1, ranks};
+    options.simd_layout = {lanes, 1, 1, 1};
+    const std::string untiled = error_of<LayoutError>([&] { Geometry({4, 4, 4, 4 * ranks}, options); });
+    EXPECT_NE(untiled.find("[4 4 4 " + std::to_string(4 * ranks) + "]"), std::string::npos) << untiled;
+    EXPECT_NE(untiled.find("SIMD layout [" + std::to_string(lanes) + " 1 1 1]"), std::string::npos) << untiled;
+    if (ranks > 1) {
+      EXPECT_NE(untiled.find("process grid [1 1 1 " + std::to_string(ranks) + "]"), std::string::npos) << untiled;
+    }
+  }
+  // Fields of different decompositions in one statement.
+  const Coordinate grid = default_process_grid(lattice4, ranks);
+  const Geometry a = decomposed(lattice4, grid);
+  const Geometry b = decomposed(lattice4, grid, {1, 0, 0, 0});
+  Lattice<double> fa(a), fb(b);
+  const std::string mixed = error_of<GeometryMismatch>([&] { fa = fa + fb; });
+  EXPECT_NE(mixed.find("forced communication [1 0 0 0]"), std::string::npos) << mixed;
+  if (ranks > 1) {
+    const Geometry c = replicated(lattice4);
+    Lattice<double> fc(c);
+    const std::string with_replicated = error_of<GeometryMismatch>([&] { fa = fc; });
+    EXPECT_NE(with_replicated.find("process grid"), std::string::npos) << with_replicated;
+  }
+}
+
+}  // namespace
+}  // namespace latte::testing

@@ -1,0 +1,179 @@
+// The physics on a lattice spread over ranks gives the very bits of one
+// rank: the Wilson Dslash, M and M^+ in both precisions, the even-odd Schur
+// operator, 20 CG iterations (the same residual history, bit for bit), and
+// 100 lattice-Boltzmann steps of D2Q9 (lid-driven cavity: moving-wall
+// bounce-back) and D3Q19 (TRT, body force, an obstacle). Run under mpirun
+// with 2, 4 and 16 ranks, and at one rank (forced communication) in the
+// ordinary suite.
+
+#include <array>
+#include <functional>
+
+#include "decomposition_support.hpp"
+#include "solvers/lbm/boundaries.hpp"
+#include "solvers/lbm/simulation.hpp"
+#include "solvers/qcd/wilson_even_odd.hpp"
+#include "solvers/qcd/wilson_solve.hpp"
+
+namespace latte::testing {
+namespace {
+
+const Coordinate lattice4{8, 8, 8, 8};
+
+template <class R>
+void expect_wilson_operators_match() {
+  const Geometry whole = replicated(lattice4);
+  GaugeField<R> U1(whole);
+  ParallelRng rng1(31);
+  U1.set_random(rng1);
+  Lattice<Spinor<R>> psi1(whole), out1(whole);
+  rng1.gaussian(psi1);
+  const WilsonDirac<R> M1(U1, 0.1);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    GaugeField<R> U(g);
+    ParallelRng rng(31);
+    U.set_random(rng);
+    Lattice<Spinor<R>> psi(g), out(g);
+    rng.gaussian(psi);
+    const WilsonDirac<R> M(U, 0.1);
+    M.dslash(out, psi);
+    M1.dslash(out1, psi1);
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "Dslash";
+    M.apply(out, psi);
+    M1.apply(out1, psi1);
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "M";
+    M.apply_dagger(out, psi);
+    M1.apply_dagger(out1, psi1);
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "M^+";
+    EXPECT_TRUE(same_result(M.apply_and_norm2(out, psi), M1.apply_and_norm2(out1, psi1))) << "|M psi|^2";
+  }
+}
+
+TEST(DecompositionPhysics, WilsonOperatorsDouble) { expect_wilson_operators_match<double>(); }
+TEST(DecompositionPhysics, WilsonOperatorsSingle) { expect_wilson_operators_match<float>(); }
+
+TEST(DecompositionPhysics, EvenOddSchurOperator) {
+  const Geometry whole = replicated(lattice4);
+  GaugeField<double> U1(whole);
+  ParallelRng rng1(41);
+  U1.set_random(rng1);
+  const WilsonEvenOdd<double> schur1(U1, 0.2);
+  Lattice<Spinor<double>> psi1(whole.checkerboard(Parity::even)), out1(whole.checkerboard(Parity::even));
+  rng1.gaussian(psi1);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    GaugeField<double> U(g);
+    ParallelRng rng(41);
+    U.set_random(rng);
+    const WilsonEvenOdd<double> schur(U, 0.2);
+    Lattice<Spinor<double>> psi(g.checkerboard(Parity::even)), out(g.checkerboard(Parity::even));
+    rng.gaussian(psi);
+    schur.apply(out, psi);
+    schur1.apply(out1, psi1);
+    EXPECT_TRUE(same_as_one_rank(out, out1));
+    schur.apply_dagger(out, psi);
+    schur1.apply_dagger(out1, psi1);
+    EXPECT_TRUE(same_as_one_rank(out, out1));
+  }
+}
+
+// 20 iterations of CG on M^+ M, stopped by the iteration limit.
+template <class Problem>
+SolverReport twenty_iterations(Problem& p) {
+  try {
+    solve_wilson(p.M, p.x, p.b, SolverControl{1e-14, 20});
+  } catch (const SolverError& e) {
+    return e.report();
+  }
+  ADD_FAILURE() << "CG converged in fewer than 20 iterations";
+  return {};
+}
+
+template <class R>
+struct Problem {
+  GaugeField<R> U;
+  WilsonDirac<R> M;
+  Lattice<Spinor<R>> b, x;
+  explicit Problem(const Geometry& g) : U(g), M(U, 0.05), b(g), x(g) {
+    ParallelRng rng(51);
+    U.set_random(rng);
+    rng.gaussian(b);
+    x = zero;
+  }
+};
+
+TEST(DecompositionPhysics, TwentyCgIterationsHaveTheSameResidualHistory) {
+  Problem<double> one(replicated(lattice4));
+  const SolverReport reference = twenty_iterations(one);
+  ASSERT_EQ(reference.residual_history.size(), 20u);
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    Problem<double> many(decomposed(lattice4, d.grid, d.forced));
+    const SolverReport report = twenty_iterations(many);
+    EXPECT_TRUE(same_result(report.residual_history == reference.residual_history, true));
+    EXPECT_TRUE(same_as_one_rank(many.x, one.x));
+  }
+}
+
+// A random small flow (density 1 +- 0.01, speeds up to 0.05) in equilibrium.
+template <class Sim>
+void initialise_randomly(Sim& sim, std::uint64_t seed) {
+  typename Sim::ScalarField rho(sim.geometry());
+  typename Sim::VectorField u(sim.geometry());
+  ParallelRng rng(seed);
+  rng.uniform(rho, 0.99, 1.01);
+  rng.uniform(u, -0.05, 0.05);
+  sim.initialise(rho, u);
+}
+
+template <class Sim>
+void expect_hundred_steps_match(const Coordinate& dims, const lbm::Parameters& parameters,
+                                std::function<void(typename Sim::Boundary&)> walls) {
+  const Geometry whole = replicated(dims);
+  Sim one(whole, parameters);
+  typename Sim::Boundary b1(whole);
+  b1 = zero;
+  walls(b1);
+  one.set_boundary(b1);
+  initialise_randomly(one, 61);
+  one.run(100);
+  for (const Decomposed& d : decompositions(static_cast<int>(dims.size()))) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(dims, d.grid, d.forced);
+    Sim many(g, parameters);
+    typename Sim::Boundary b(g);
+    b = zero;
+    walls(b);
+    many.set_boundary(b);
+    initialise_randomly(many, 61);
+    many.run(100);
+    EXPECT_TRUE(same_as_one_rank(many.populations(), one.populations()));
+    EXPECT_TRUE(same_result(many.mass(), one.mass()));
+  }
+}
+
+TEST(DecompositionPhysics, HundredStepsOfD2Q9LidDrivenCavity) {
+  using Sim = lbm::Simulation<lbm::D2Q9, double, lbm::Bgk>;
+  const int n = 16;
+  expect_hundred_steps_match<Sim>({n, n}, lbm::Parameters{0.6}, [&](Sim::Boundary& b) {
+    lbm::mark_solid(b, [&](const Coordinate& x) { return x[0] == 0 || x[0] == n - 1 || x[1] == 0 || x[1] == n - 1; },
+                    [&](const Coordinate& x) { return std::array<double, 2>{x[1] == n - 1 ? 0.1 : 0.0, 0.0}; });
+  });
+}
+
+TEST(DecompositionPhysics, HundredStepsOfD3Q19WithForceAndObstacle) {
+  using Sim = lbm::Simulation<lbm::D3Q19, double, lbm::Trt>;
+  lbm::Parameters parameters{0.7};
+  parameters.force = {1e-5, 0, 2e-6};
+  expect_hundred_steps_match<Sim>({16, 8, 16}, parameters, [&](Sim::Boundary& b) {
+    lbm::mark_solid(b, [&](const Coordinate& x) {
+      return (x[0] - 7) * (x[0] - 7) + (x[2] - 8) * (x[2] - 8) < 9 || x[1] == 0;
+    });
+  });
+}
+
+}  // namespace
+}  // namespace latte::testing
