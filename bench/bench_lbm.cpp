@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/halo_traffic.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
 #include "solvers/lbm/simulation.hpp"
@@ -73,6 +74,11 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session) {
   result.extra["field_megabytes"] = 2.0 * static_cast<double>(sim.populations().bytes()) * 1e-6;
   result.extra["nsimd"] = decltype(sim)::PopulationField::nsimd;
   result.extra["relative_mass_drift"] = drift;
+  // Halos: each moving population streams across the faces (edges, corners)
+  // its velocity crosses, one real per site.
+  double halo_model = 0;
+  static_for<VS::q>([&](auto i) { halo_model += bench::halo_sites(geometry, along_velocity<VS, i, -1>()) * sizeof(Real); });
+  bench::record_halo_traffic(result, session, geometry, halo_model, [&] { sim.step(); });
   session.record(result, timing);
 }
 
@@ -92,6 +98,7 @@ void run_all(const Options& opt, bench::Session& session) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: --process-grid, and every rank measures
   Options opt;
   CLI::App app{"Latte benchmark: lattice-Boltzmann stream-collide MLUPS against STREAM triad"};
   app.add_option("--d2q9", opt.d2q9, "D2Q9 lattice extents")->expected(2)->capture_default_str();

@@ -44,7 +44,10 @@ class DeviceStreamProbe {
     return options;
   }
 
-  explicit DeviceStreamProbe(const StreamOptions& options = {}) : options_(device_defaults(options)) {
+  // One device per process: a team of ranks (each with its own GPU) is
+  // measured by each rank for its own device.
+  explicit DeviceStreamProbe(const StreamOptions& options = {}, const ProbeTeam& = {})
+      : options_(device_defaults(options)) {
     const std::size_t bytes = options_.elements * sizeof(double);
     a_ = static_cast<double*>(cuda::allocate(bytes, "the device STREAM probe"));
     b_ = static_cast<double*>(cuda::allocate(bytes, "the device STREAM probe"));

@@ -16,6 +16,11 @@
 //   cache is not flattered by back-to-back calls.
 // - Each line says how much CPU other processes took meanwhile and is marked
 //   "contended" when that exceeds 10%: its figures are not to be trusted.
+// - Under mpirun every rank runs the same session: each timed call starts
+//   after a barrier and lasts until the slowest rank is done, STREAM runs on
+//   every rank at once (bench/stream_probe.hpp: ProbeTeam), and rank 0
+//   prints. Lines say how many ranks and threads per rank measured them, and
+//   benchmarks add the process grid and the halo bytes of one call.
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +32,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/common/parallel.hpp"
+#include "backends/comms/communicator.hpp"
 #include "bench/json_line.hpp"
 #include "bench/machine_load.hpp"
 #include "bench/stream_probe.hpp"
@@ -65,10 +71,11 @@ struct Timing {
 
 class Session {
  public:
-  explicit Session(const SessionOptions& options) : options_(options), probe_(options.stream) {
+  explicit Session(const SessionOptions& options)
+      : options_(options), comm_(world_communicator()), probe_(options.stream, team(comm_)) {
     if (options.quiet_wait > 0 && !wait_for_quiet(options.quiet_wait))
       std::cerr << "latte bench: other processes kept the CPUs busy; measuring anyway\n";
-    start_ = read_cpu_times();
+    start_ = cpu_times();
     before_ = probe_.measure();
   }
 
@@ -76,7 +83,7 @@ class Session {
   Timing time(Kernel&& kernel) {
     for (int i = 0; i < options_.warmup; ++i) kernel();
     backend::Default::synchronize();
-    const CpuTimes start = read_cpu_times();
+    const CpuTimes start = cpu_times();
     Timing timing;
     timing.seconds = std::numeric_limits<double>::infinity();
     for (int i = 0; i < options_.repetitions; ++i) {
@@ -84,13 +91,14 @@ class Session {
         timing.stream_triad_gbytes_per_s =
             std::max(timing.stream_triad_gbytes_per_s, probe_.measure(1).triad_gbytes_per_s);
       backend::Default::synchronize();
+      comm_.barrier();
       const auto t0 = std::chrono::steady_clock::now();
       kernel();
       backend::Default::synchronize();  // device statements are asynchronous
-      timing.seconds =
-          std::min(timing.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      timing.seconds = std::min(timing.seconds, slowest(comm_, seconds));
     }
-    timing.load = load_between(start, read_cpu_times());
+    timing.load = load_between(start, cpu_times());
     return timing;
   }
 
@@ -107,10 +115,20 @@ class Session {
   // Runs the closing STREAM probe and prints a "stream_triad" line for the
   // whole run, then every recorded line. Lines timed without interleaving
   // are judged against the best triad of the whole run.
+  // The sum over ranks of a per-rank count (every rank calls it).
+  double sum_over_ranks(double value) const {
+    std::vector<double> all(static_cast<std::size_t>(comm_.size()));
+    comm_.all_gather(&value, sizeof value, all.data());
+    double total = 0;
+    for (double v : all) total += v;
+    return total;
+  }
+  int ranks() const { return comm_.size(); }
+
   void finish(std::ostream& out = std::cout) {
     const StreamResult after = probe_.measure();
     const StreamResult best = probe_.best();
-    const MachineLoad load = load_between(start_, read_cpu_times());
+    const MachineLoad load = load_between(start_, cpu_times());
 
     Result triad;
     triad.bench = "stream_triad";
@@ -130,7 +148,8 @@ class Session {
 
     for (Result& r : results_) {
       if (r.stream_triad_gbytes_per_s <= 0) r.stream_triad_gbytes_per_s = best.triad_gbytes_per_s;
-      r.extra["threads"] = host_threads();
+      r.extra["ranks"] = comm_.size();
+      r.extra["threads"] = host_threads();  // per rank
       if (!device_name().empty()) r.extra["device"] = device_name();
       if (!r.extra.contains("repetitions")) r.extra["repetitions"] = options_.repetitions;
       r.extra["timing"] = "best";
@@ -138,12 +157,35 @@ class Session {
       r.extra["stream_copy_gbytes_per_s"] = best.copy_gbytes_per_s;
       r.extra["stream_triad_run_best_gbytes_per_s"] = best.triad_gbytes_per_s;
       r.extra["stream_triad_before_after_gbytes_per_s"] = {before_.triad_gbytes_per_s, after.triad_gbytes_per_s};
-      print_json_line(r, out);
+      if (comm_.rank() == 0) print_json_line(r, out);
     }
     results_.clear();
   }
 
  private:
+  // The machine's CPU times, with "self" the time of every rank of the job:
+  // the ranks of one machine are not other processes (on many machines this
+  // undercounts the others on this one).
+  CpuTimes cpu_times() const {
+    CpuTimes t = read_cpu_times();
+    if (comm_.size() > 1) t.self = sum_over_ranks(t.self);
+    return t;
+  }
+
+  static ProbeTeam team(const Communicator& comm) {
+    ProbeTeam t;
+    t.members = comm.size();
+    t.barrier = [comm] { comm.barrier(); };
+    t.slowest = [comm](double seconds) { return slowest(comm, seconds); };
+    return t;
+  }
+  static double slowest(const Communicator& comm, double seconds) {
+    if (comm.size() == 1) return seconds;
+    std::vector<double> all(static_cast<std::size_t>(comm.size()));
+    comm.all_gather(&seconds, sizeof seconds, all.data());
+    return *std::max_element(all.begin(), all.end());
+  }
+
   // A kernel call of a few milliseconds can slip between another process's
   // time slices while a STREAM pass of tens of milliseconds cannot, so under
   // contention even interleaved ratios are unreliable (seen from 0.4 to 2.6
@@ -152,6 +194,7 @@ class Session {
   static constexpr double contended_threshold = 0.1;
 
   SessionOptions options_;
+  Communicator comm_;
   BandwidthProbe probe_;
   CpuTimes start_;
   StreamResult before_;

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <new>
 #include <stdexcept>
@@ -62,6 +63,17 @@ inline StreamResult stream_result(std::size_t elements, double copy_seconds, dou
   result.threads = threads;
   return result;
 }
+
+// The processes that measure together. Under mpirun every rank runs its own
+// probe at the same moment (started together by a barrier); a pass takes as
+// long as the slowest rank's, and the bandwidth counts every rank's bytes:
+// the machine's bandwidth as the ranks share it, as a decomposed kernel
+// uses it.
+struct ProbeTeam {
+  int members = 1;
+  std::function<void()> barrier = [] {};
+  std::function<double(double)> slowest = [](double seconds) { return seconds; };
+};
 
 // The best copy and triad passes over a probe's life.
 struct BestPasses {
@@ -123,8 +135,9 @@ inline int probe_threads() {
 // only measurements interleaved in time see the same machine.
 class StreamProbe {
  public:
-  explicit StreamProbe(const StreamOptions& options = {})
+  explicit StreamProbe(const StreamOptions& options = {}, ProbeTeam team = {})
       : options_(options),
+        team_(std::move(team)),
         a_(checked(options).elements, options.huge_pages),
         b_(options.elements, options.huge_pages),
         c_(options.elements, options.huge_pages) {
@@ -149,18 +162,20 @@ class StreamProbe {
     double best_copy = std::numeric_limits<double>::infinity();
     double best_triad = std::numeric_limits<double>::infinity();
     for (int rep = 0; rep < repetitions; ++rep) {
+      team_.barrier();
       double t0 = detail::now_seconds();
       // GCC 12 keeps this a vector loop (checked with objdump); were it
       // turned into a memcpy call, glibc would use non-temporal stores at
       // these sizes and the probe would no longer be like-for-like.
 #pragma omp parallel for schedule(static)
       for (std::ptrdiff_t i = 0; i < n; ++i) c[i] = a[i];
-      best_copy = std::min(best_copy, detail::now_seconds() - t0);
+      best_copy = std::min(best_copy, team_.slowest(detail::now_seconds() - t0));
 
+      team_.barrier();
       t0 = detail::now_seconds();
 #pragma omp parallel for schedule(static)
       for (std::ptrdiff_t i = 0; i < n; ++i) a[i] = b[i] + scale * c[i];
-      best_triad = std::min(best_triad, detail::now_seconds() - t0);
+      best_triad = std::min(best_triad, team_.slowest(detail::now_seconds() - t0));
 
       expected_c_ = expected_a_;
       expected_a_ = 1.0 + scale * expected_c_;
@@ -191,10 +206,12 @@ class StreamProbe {
   }
 
   StreamResult make_result(double copy_seconds, double triad_seconds, int repetitions) const {
-    return stream_result(options_.elements, copy_seconds, triad_seconds, repetitions, detail::probe_threads());
+    return stream_result(options_.elements * static_cast<std::size_t>(team_.members), copy_seconds, triad_seconds,
+                         repetitions, detail::probe_threads());
   }
 
   StreamOptions options_;
+  ProbeTeam team_;
   detail::ProbeArray a_, b_, c_;
   double expected_a_ = 1.0, expected_c_ = 0.0;
   BestPasses best_;

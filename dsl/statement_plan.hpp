@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -39,6 +40,20 @@
 #include "lattice/simd_layout.hpp"
 
 namespace latte {
+
+// What this rank's statements have exchanged so far (benchmarks take
+// differences around a call): messages to other ranks and their bytes, and
+// the time spent waiting for messages to arrive.
+struct CommunicationCounters {
+  std::int64_t exchanges = 0;  // statement phases that exchanged halos
+  std::int64_t messages = 0;   // sent to another rank
+  std::int64_t bytes = 0;      // sent to another rank
+  double wait_seconds = 0;     // in completing exchanges (after the interior, if overlapped)
+};
+inline CommunicationCounters& communication_counters() {
+  static CommunicationCounters counters;
+  return counters;
+}
 
 // Requests of the statement being run (one at a time per process), kept so
 // that their storage is reused.
@@ -160,13 +175,19 @@ class StatementPlan {
         if (message.to_self) continue;
         const void* payload = r.buffers->send[m].data(MemorySide::host, Access::read);  // staged from the device
         comm.send_async(payload, r.buffers->send[m].bytes(), message.destination_rank, tag(i, m), requests);
+        ++communication_counters().messages;
+        communication_counters().bytes += static_cast<std::int64_t>(r.buffers->send[m].bytes());
       }
     }
+    ++communication_counters().exchanges;
   }
 
   // Wait for the messages, then fill the halo records of `depth`.
   void finish(int depth) {
+    const auto waiting = std::chrono::steady_clock::now();
     statement_requests().wait_all();
+    communication_counters().wait_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
     for (int i = 0; i < count_; ++i) {
       const Remote& r = remotes_[i];
       if (r.depth != depth) continue;

@@ -176,7 +176,7 @@ inline std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& s
         const Coordinate offset(offsets.begin() + entry * nd, offsets.begin() + (entry + 1) * nd);
         auto [found, added] = message_of_offset.try_emplace(offset, static_cast<int>(items.size()));
         if (added) items.emplace_back();
-        items[found->second].push_back({source_outer[entry], source_lane[entry], slot, l});
+        items[found->second].push_back({source_outer[entry], source_lane[entry], slot, l, 0, 0});
       }
       continue;
     }
@@ -206,15 +206,28 @@ inline std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& s
     m.source_rank = decomposition.rank_at_offset(offset);
     m.destination_rank = decomposition.rank_at_offset(back);
     m.to_self = m.source_rank == decomposition.communicator().rank();
-    const std::vector<HaloItem>& list = items[index];
+    std::vector<HaloItem>& list = items[index];
     std::vector<std::int32_t> group_start;
     for (std::size_t i = 0; i < list.size(); ++i)
       if (i == 0 || list[i].source_outer != list[i - 1].source_outer) group_start.push_back(static_cast<std::int32_t>(i));
     group_start.push_back(static_cast<std::int32_t>(list.size()));
+    std::vector<std::uint8_t> whole(group_start.size() - 1);
+    for (std::size_t g = 0; g + 1 < group_start.size(); ++g) {
+      const std::int32_t begin = group_start[g], size = group_start[g + 1] - begin;
+      bool record = size == nsimd;
+      for (std::int32_t k = 0; k < size; ++k) {
+        HaloItem& item = list[begin + k];
+        item.group_begin = begin;
+        item.group_size = size;
+        record = record && item.source_lane == k && item.lane == k && item.slot == list[begin].slot;
+      }
+      whole[g] = record;
+    }
     m.items = static_cast<std::int64_t>(list.size());
     m.groups = static_cast<std::int64_t>(group_start.size()) - 1;
     m.item_table = SharedTable(list, "the items of a halo message");
     m.group_table = SharedTable(group_start, "the item groups of a halo message");
+    m.whole_table = SharedTable(whole, "the whole records of a halo message");
   }
   if (halo->messages.size() > 127)
     throw LayoutError("Latte: displacement " + to_string(d) + " needs " + std::to_string(halo->messages.size()) +
@@ -235,8 +248,10 @@ inline const SiteSplit& SiteLayout::site_split(std::span<const HaloExchange* con
   auto split = std::make_unique<SiteSplit>();
   split->interior = static_cast<std::int64_t>(inner.size());
   split->surface = static_cast<std::int64_t>(outer.size());
-  split->interior_sites = SharedTable(inner, "the interior sites of a statement");
-  split->surface_sites = SharedTable(outer, "the surface sites of a statement");
+  split->interior_first = SiteSplit::run_start(inner);
+  split->surface_first = SiteSplit::run_start(outer);
+  if (split->interior_first < 0) split->interior_sites = SharedTable(inner, "the interior sites of a statement");
+  if (split->surface_first < 0) split->surface_sites = SharedTable(outer, "the surface sites of a statement");
   const SiteSplit& result = *split;
   splits_.emplace(std::vector<const HaloExchange*>(exchanges.begin(), exchanges.end()), std::move(split));
   return result;

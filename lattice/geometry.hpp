@@ -32,6 +32,7 @@ namespace latte {
 // the defaults (the rules below, and LATTE_PROCESS_GRID /
 // LATTE_FORCE_COMMUNICATION at run time).
 struct GeometryOptions {
+  GeometryOptions() = default;  // not an aggregate: Geometry(dims, {2, 2, 1, 1}) means a lane grid
   Coordinate simd_layout;          // lanes per dimension, used for the lane count equal to its product
   Coordinate process_grid;         // ranks per dimension; its product is the number of ranks
   Coordinate force_communication;  // 1 where shifts go through halos even within one rank (a test mode)
@@ -46,8 +47,7 @@ class Geometry {
   explicit Geometry(Coordinate dims) : Geometry(std::move(dims), GeometryOptions{}) {}
   // An explicit lane grid, used for the lane count equal to its product;
   // other lane counts keep the default rule.
-  Geometry(Coordinate dims, Coordinate simd_layout)
-      : Geometry(std::move(dims), GeometryOptions{std::move(simd_layout), {}, {}, false}) {}
+  Geometry(Coordinate dims, Coordinate simd_layout) : Geometry(std::move(dims), with_lanes(std::move(simd_layout))) {}
   Geometry(Coordinate dims, GeometryOptions options) : impl_(std::make_shared<Impl>(std::move(dims), std::move(options))) {}
 
   // The whole lattice on every rank, each computing alone: in an MPI job,
@@ -124,12 +124,26 @@ class Geometry {
     return layouts.whole->checkerboard(parity_);
   }
 
+  // On a decomposed lattice the lanes go first to the dimensions the ranks
+  // do not split: a face between ranks is then made of whole records that
+  // travel as they are, rather than of records whose lanes come partly from
+  // another rank and partly from this one.
   Coordinate simd_layout_for(int nsimd) const {
     if (impl_->requested_simd && product(*impl_->requested_simd) == nsimd) return *impl_->requested_simd;
+    const Decomposition& d = *impl_->decomposition;
     try {
+      if (d.decomposed()) {
+        Coordinate unsplit = local_dims();
+        for (int mu = 0; mu < dimensions(); ++mu)
+          if (d.process_grid()[mu] > 1) unsplit[mu] = 1;
+        try {
+          return default_simd_layout(unsplit, nsimd);
+        } catch (const LayoutError&) {
+        }
+      }
       return default_simd_layout(local_dims(), nsimd);
     } catch (const LayoutError& e) {
-      if (!impl_->decomposition->decomposed()) throw;
+      if (!d.decomposed()) throw;
       throw LayoutError(std::string(e.what()) + "; these are the local extents of the lattice " + to_string(dims()) +
                         " over the process grid " + to_string(process_grid()));
     }
@@ -163,6 +177,12 @@ class Geometry {
   }
 
  private:
+  static GeometryOptions with_lanes(Coordinate simd_layout) {
+    GeometryOptions options;
+    options.simd_layout = std::move(simd_layout);
+    return options;
+  }
+
   // Checkerboards need every block to start on an even site, so that local
   // and global parity agree: an even local extent wherever ranks split.
   std::string odd_block_origins() const {

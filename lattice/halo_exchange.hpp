@@ -15,10 +15,17 @@
 // Every rank has the same local layout, so the list of items of message K
 // is the same on every rank: the receiver reads item i into (slot, lane);
 // the sender, rank "this minus K", evaluates the shifted expression at its
-// own (source outer site, source lane) of item i. The payload is item after
-// item, each the value's reals in memory order: only what crosses, never
-// whole records, so the backward Wilson hop sends U^+ h half spinors and a
-// lattice-Boltzmann shift only the population that streams across.
+// own (source outer site, source lane) of item i. Only what crosses travels,
+// never whole records of lanes that stay: the backward Wilson hop sends U^+ h
+// half spinors and a lattice-Boltzmann shift only the population that
+// streams across.
+//
+// Items with the same source outer site form a group. The payload is group
+// after group, each as a record is stored: word w of the group's item k at
+// group_begin * words + w * group_size + k (lanes fastest). A group of all
+// lanes in order, bound for one slot's lanes in order (a face the ranks
+// split but the lanes do not), is a whole record: packed with vector stores
+// and unpacked with one copy.
 
 #include <algorithm>
 #include <cstdint>
@@ -31,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/config.hpp"
 #include "backends/memory.hpp"
 #include "lattice/coordinate.hpp"
 #include "lattice/memory_side.hpp"
@@ -43,15 +51,22 @@ struct HaloItem {
   std::int32_t source_lane;
   std::int32_t slot;  // on the receiving rank
   std::int32_t lane;
+  std::int32_t group_begin;  // the first item of this item's group
+  std::int32_t group_size;
+
+  // Where word w of item i lies in a payload of `words` reals per item.
+  LATTE_INLINE std::int64_t position(std::int64_t i, int words, int w) const {
+    return static_cast<std::int64_t>(group_begin) * words + static_cast<std::int64_t>(w) * group_size + (i - group_begin);
+  }
 };
 
-// A kernel-side view of a message's items, trivially copyable. Items with
-// the same source outer site are consecutive; group g is items
-// [group_start[g], group_start[g + 1]) (the vector lowering evaluates each
-// source record once).
+// A kernel-side view of a message's items, trivially copyable. Group g is
+// items [group_start[g], group_start[g + 1]); whole_group[g] says it is a
+// whole record (the vector lowering evaluates each source record once).
 struct HaloItemsView {
   const HaloItem* item;
   const std::int32_t* group_start;
+  const std::uint8_t* whole_group;
   std::int64_t items;
   std::int64_t groups;
 };
@@ -79,11 +94,11 @@ struct HaloMessage {
   bool to_self = false;      // both are this rank: the payload is used where it is packed
   std::int64_t items = 0;
   std::int64_t groups = 0;
-  SharedTable item_table, group_table;
+  SharedTable item_table, group_table, whole_table;
 
   HaloItemsView view(MemorySide side) const {
     return {static_cast<const HaloItem*>(item_table.data(side)), static_cast<const std::int32_t*>(group_table.data(side)),
-            items, groups};
+            static_cast<const std::uint8_t*>(whole_table.data(side)), items, groups};
   }
 };
 
@@ -137,15 +152,26 @@ struct HaloExchange {
 
 // The outer sites of a statement split by whether they read any of its
 // halos: the interior runs while messages travel, the surface after.
+// A set that is one run of consecutive sites (a lattice split along its
+// slowest dimension: the interior) is kept as that run, with no list.
 struct SiteSplit {
   std::int64_t interior = 0, surface = 0;
+  std::int64_t interior_first = -1, surface_first = -1;  // >= 0: one run from here
   SharedTable interior_sites, surface_sites;
 
-  SiteRange interior_range(MemorySide side) const {
-    return {static_cast<const std::int32_t*>(interior_sites.data(side)), interior};
+  SiteRange interior_range(MemorySide side) const { return range(interior_sites, interior, interior_first, side); }
+  SiteRange surface_range(MemorySide side) const { return range(surface_sites, surface, surface_first, side); }
+
+  // The run's first site, or -1 if the sites are not one run.
+  static std::int64_t run_start(const std::vector<std::int32_t>& sites) {
+    if (sites.empty()) return 0;
+    return sites.back() - sites.front() + 1 == static_cast<std::int64_t>(sites.size()) ? sites.front() : -1;
   }
-  SiteRange surface_range(MemorySide side) const {
-    return {static_cast<const std::int32_t*>(surface_sites.data(side)), surface};
+
+ private:
+  static SiteRange range(const SharedTable& table, std::int64_t count, std::int64_t first, MemorySide side) {
+    if (first >= 0) return {nullptr, count, first};
+    return {static_cast<const std::int32_t*>(table.data(side)), count, 0};
   }
 };
 

@@ -33,13 +33,15 @@ struct VectorSite {
   }
 };
 
-// The outer sites a statement runs over: all of them (list null: sites
-// 0 .. count - 1), or a list (the interior or the surface of a statement
-// with halos). Trivially copyable, for kernels.
+// The outer sites a statement runs over: a run of consecutive sites (list
+// null: first .. first + count - 1; all of them when first is 0), or a list
+// (the interior or the surface of a statement with halos, where they are
+// not one run). Trivially copyable, for kernels.
 struct SiteRange {
   const std::int32_t* list = nullptr;
   std::int64_t count = 0;
-  LATTE_INLINE std::int64_t operator[](std::int64_t i) const { return list ? list[i] : i; }
+  std::int64_t first = 0;
+  LATTE_INLINE std::int64_t operator[](std::int64_t i) const { return list ? list[i] : first + i; }
 };
 
 template <class Real>

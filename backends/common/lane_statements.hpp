@@ -61,14 +61,14 @@ LATTE_INLINE void assign_reduce_block(A& a, const FieldView<T, N>& dst, const E&
 }
 
 // Halo item i: the value of e at the item's source (outer site, lane), its
-// reals in memory order at payload + i * words.
+// reals where the payload keeps them (HaloItem::position).
 template <class E>
 LATTE_INLINE void pack_item(const E& e, const HaloItem& item, std::int64_t i, typename E::real_type* payload) {
   using Real = typename E::real_type;
   const auto value = e.eval(LaneSite<Real>{item.source_outer, item.source_lane});
-  Real* out = payload + i * words_v<std::remove_cvref_t<decltype(value)>>;
-  int k = 0;
-  for_each_leaf([&](const auto& x) LATTE_LAMBDA { out[k++] = static_cast<Real>(x); }, value);
+  constexpr int words = words_v<std::remove_cvref_t<decltype(value)>>;
+  int w = 0;
+  for_each_leaf([&](const auto& x) LATTE_LAMBDA { payload[item.position(i, words, w++)] = static_cast<Real>(x); }, value);
 }
 
 // Halo item i into its slot's record: words reals per lane, lanes fastest,
@@ -77,8 +77,7 @@ template <class Real>
 LATTE_INLINE void unpack_item(const HaloItem& item, std::int64_t i, const Real* payload, Real* records, int words,
                               int nsimd) {
   Real* out = records + static_cast<std::int64_t>(item.slot) * words * nsimd + item.lane;
-  const Real* in = payload + i * words;
-  for (int w = 0; w < words; ++w) out[w * nsimd] = in[w];
+  for (int w = 0; w < words; ++w) out[w * nsimd] = payload[item.position(i, words, w)];
 }
 
 }  // namespace latte::lane

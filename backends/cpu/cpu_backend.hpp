@@ -6,6 +6,7 @@
 // written in backends/backend_contract.hpp.
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "backends/common/lane_statements.hpp"
@@ -138,7 +139,7 @@ struct Cpu {
 
   // Evaluate e at the sources of a message's items: each source record once
   // (all lanes, as the statements do, so the bits are the same as on one
-  // rank), then its lanes into the payload.
+  // rank), then stored whole or lane by lane into the payload.
   template <class E>
   static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
     using Real = typename E::real_type;
@@ -148,11 +149,16 @@ struct Cpu {
       const auto& value = e.eval(S{items.item[begin].source_outer});
       constexpr int words = static_cast<int>(sizeof(value) / (sizeof(Real) * E::nsimd));
       static_assert(sizeof(value) == sizeof(Real) * words * E::nsimd, "a site value is words x lanes reals");
+      Real* out = payload + static_cast<std::int64_t>(begin) * words;
+      if (items.whole_group[g]) {
+        std::memcpy(out, &value, sizeof(value));
+        return;
+      }
       const Real* lanes = reinterpret_cast<const Real*>(&value);
-      for (std::int32_t i = begin; i < end; ++i) {
-        Real* out = payload + static_cast<std::int64_t>(i) * words;
-        const int lane = items.item[i].source_lane;
-        for (int w = 0; w < words; ++w) out[w] = lanes[w * E::nsimd + lane];
+      const std::int32_t size = end - begin;
+      for (std::int32_t k = 0; k < size; ++k) {
+        const int lane = items.item[begin + k].source_lane;
+        for (int w = 0; w < words; ++w) out[w * size + k] = lanes[w * E::nsimd + lane];
       }
     });
   }
@@ -161,7 +167,16 @@ struct Cpu {
   static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
     const Real* in = static_cast<const Real*>(payload);
     Real* out = static_cast<Real*>(records);
-    parallel_for(items.items, [=](std::int64_t i) { lane::unpack_item(items.item[i], i, in, out, words, nsimd); });
+    const std::int64_t record = static_cast<std::int64_t>(words) * nsimd;
+    parallel_for(items.groups, [=](std::int64_t g) {
+      const std::int32_t begin = items.group_start[g], end = items.group_start[g + 1];
+      if (items.whole_group[g]) {
+        std::memcpy(out + items.item[begin].slot * record, in + static_cast<std::int64_t>(begin) * words,
+                    sizeof(Real) * static_cast<std::size_t>(record));
+        return;
+      }
+      for (std::int32_t i = begin; i < end; ++i) lane::unpack_item(items.item[i], i, in, out, words, nsimd);
+    });
   }
 };
 
