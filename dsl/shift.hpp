@@ -52,6 +52,14 @@ struct Shift {
     destination = &layout->shifted(displacement);
     table = source->host_view();
   }
+  // A unit step along mu (no displacement vector is made: a statement
+  // repeated in a solver's iteration allocates nothing).
+  Shift(const E& e, int mu, int step) : operand(e) {
+    const SiteLayout* layout = e.layout();
+    source = &layout->unit_displacement(mu, step);
+    destination = &layout->checkerboard(layout->checkerboarded() ? latte::opposite(layout->parity()) : Parity::all);
+    table = source->host_view();
+  }
   // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
       : operand(e), table(gather.host_view()), source(&gather), destination(&to) {}
@@ -118,6 +126,7 @@ auto shift(A&& operand, int mu, int step) {
   if (mu < 0 || mu >= layout->dimensions())
     throw std::invalid_argument("Latte: shift direction " + std::to_string(mu) + " outside a " +
                                 std::to_string(layout->dimensions()) + "-dimensional lattice");
+  if (step == 1 || step == -1) return Shift<decltype(node)>(node, mu, step);
   return Shift<decltype(node)>(node, unit_displacement(layout->dimensions(), mu, step));
 }
 

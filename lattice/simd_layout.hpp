@@ -199,6 +199,21 @@ class SiteLayout {
     return *slot;
   }
 
+  // The same for a unit step (step = +1 or -1) along mu, found without
+  // making a displacement vector.
+  const DisplacementTable& unit_displacement(int mu, int step) const {
+    const std::size_t slot = static_cast<std::size_t>(2 * mu + (step > 0));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (slot < unit_tables_.size() && unit_tables_[slot]) return *unit_tables_[slot];
+    }
+    const DisplacementTable& table = displacement(latte::unit_displacement(dimensions(), mu, step));
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (unit_tables_.size() < static_cast<std::size_t>(2 * dimensions())) unit_tables_.resize(2 * dimensions(), nullptr);
+    unit_tables_[slot] = &table;
+    return table;
+  }
+
   // Table for reading a field on this layout at the sites of `destination`
   // (same lattice and lane count, other parity coverage): picking one parity
   // out of a whole field, or putting a half field back into a whole one.
@@ -248,6 +263,7 @@ class SiteLayout {
   mutable std::mutex mutex_;
   mutable std::map<Coordinate, std::unique_ptr<DisplacementTable>> tables_;
   mutable std::map<const SiteLayout*, std::unique_ptr<DisplacementTable>> gathers_;
+  mutable std::vector<const DisplacementTable*> unit_tables_;
   mutable std::map<std::vector<const HaloExchange*>, std::unique_ptr<SiteSplit>, PointerRangeLess> splits_;
 };
 

@@ -5,12 +5,18 @@
 // Run under mpirun with 2, 4 and 16 ranks, and at one rank (forced
 // communication) in the ordinary suite.
 
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 
 #include "decomposition_support.hpp"
 #include "lattice/coordinate_field.hpp"
 #include "lattice/site_walk.hpp"
+
+// Allocations through operator new in this program (tests/allocation_counter.cpp).
+extern std::atomic<long> allocations;
 
 namespace latte::testing {
 namespace {
@@ -202,6 +208,34 @@ TEST(Decomposition, CoordinatesRandomNumbersPeekAndPokeAreGlobal) {
   }
 }
 
+// The statements of a CG iteration (a stencil with |.|^2 in the same pass,
+// updates, reductions), repeated once their plans, tables and halo buffers
+// exist, allocate nothing.
+TEST(Decomposition, RepeatedStatementsAllocateNothing) {
+  for (const Decomposed& d : decompositions(4)) {
+    SCOPED_TRACE(d.name());
+    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+    Lattice<Spinor<double>> p(g), r(g), x(g), Ap(g);
+    ParallelRng(4).gaussian(p);
+    r = p;
+    x = zero;
+    const Coordinate diagonal{0, 1, 1, 0};
+    auto iteration = [&] {
+      const double pAp = assign_and_sum(Ap, 4.0 * p - 0.5 * (shift(p, 0, +1) + shift(p, 3, -1) + shift(p, diagonal)),
+                                        localNorm2(Ap));
+      x += (1.0 / pAp) * p;
+      const double rr = assign_and_sum(r, (1.0 / pAp) * Ap, localNorm2(r), AssignSubtract{});
+      p = r + (rr / pAp) * p;
+      return real(innerProduct(p, r)) + norm2(shift(p, 2, -1));
+    };
+    iteration();
+    iteration();
+    const long before = allocations.load();
+    for (int k = 0; k < 3; ++k) iteration();
+    EXPECT_TRUE(world().all_true(allocations.load() == before)) << allocations.load() - before << " allocations";
+  }
+}
+
 // ---- bad decompositions: clear errors, thrown on every rank ----------------------------
 
 template <class Error, class F>
@@ -257,3 +291,4 @@ TEST(Decomposition, BadGridsAndMixedDecompositionsAreRefused) {
 
 }  // namespace
 }  // namespace latte::testing
+

@@ -7,10 +7,14 @@
 // ordinary suite.
 
 #include <array>
+#include <fstream>
 #include <functional>
+#include <string>
 
 #include "decomposition_support.hpp"
 #include "solvers/lbm/boundaries.hpp"
+#include "solvers/lbm/checkpoint.hpp"
+#include "solvers/qcd/nersc_gauge_file.hpp"
 #include "solvers/lbm/simulation.hpp"
 #include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
@@ -173,6 +177,31 @@ TEST(DecompositionPhysics, HundredStepsOfD3Q19WithForceAndObstacle) {
       return (x[0] - 7) * (x[0] - 7) + (x[2] - 8) * (x[2] - 8) < 9 || x[1] == 0;
     });
   });
+}
+
+// Until files are read and written in parallel, the formats that hold a whole
+// lattice refuse one spread over ranks, on every rank, with the grid named.
+TEST(DecompositionPhysics, FilesOfTheWholeLatticeRefuseOneSpreadOverRanks) {
+  if (world().size() == 1) GTEST_SKIP() << "one rank holds the whole lattice";
+  const Geometry g = decomposed(lattice4, default_process_grid(lattice4, world().size()));
+  GaugeField<double> U(g);
+  const std::string path = "decomposition_refused_" + std::to_string(world().rank()) + ".nersc";
+  auto message_of = [](auto&& f) {
+    try {
+      f();
+    } catch (const LayoutError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no exception)");
+  };
+  const std::string written = message_of([&] { write_nersc(U, path); });
+  EXPECT_NE(written.find("process grid " + to_string(g.process_grid())), std::string::npos) << written;
+  const std::string read = message_of([&] { read_nersc(U, path); });
+  EXPECT_NE(read.find("needs the whole lattice in one process"), std::string::npos) << read;
+  lbm::Simulation<lbm::D3Q19> sim(decomposed({8, 8, 8}, default_process_grid({8, 8, 8}, world().size())), {});
+  const std::string checkpoint = message_of([&] { lbm::write_checkpoint(sim, path); });
+  EXPECT_NE(checkpoint.find("write_checkpoint"), std::string::npos) << checkpoint;
+  EXPECT_FALSE(std::ifstream(path).good()) << "nothing was written";
 }
 
 }  // namespace

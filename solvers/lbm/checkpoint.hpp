@@ -69,6 +69,7 @@ template <class Sim>
 void write_checkpoint(const Sim& sim, const std::string& path) {
   using R = typename Sim::real_type;
   constexpr int Q = Sim::Q;
+  require_whole_lattice_on_this_rank(sim.geometry(), "write_checkpoint " + path);
   const auto header = detail::checkpoint_header(sim, sim.time());
   std::vector<R> data(static_cast<std::size_t>(sim.geometry().volume()) * Q);
   const auto view = sim.populations().host_view(Access::read);
@@ -100,6 +101,7 @@ template <class Sim>
 void read_checkpoint(Sim& sim, const std::string& path) {
   using R = typename Sim::real_type;
   constexpr int Q = Sim::Q;
+  require_whole_lattice_on_this_rank(sim.geometry(), "read_checkpoint " + path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("lbm: cannot open checkpoint " + path);
   std::vector<char> header(detail::checkpoint_header(sim, 0).size());

@@ -14,6 +14,7 @@ namespace latte::lbm {
 template <class T, class W>
 std::vector<double> gather_component(const Lattice<T, W>& field, int component = 0) {
   using R = real_of_t<T>;
+  require_whole_lattice_on_this_rank(field.geometry(), "gathering a field for output");
   std::vector<double> out(static_cast<std::size_t>(field.volume()));
   const auto view = field.host_view(Access::read);
   const Geometry& g = field.geometry();

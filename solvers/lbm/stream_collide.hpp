@@ -36,10 +36,14 @@ constexpr bool is_rest_velocity() {
 
 // Sign * c_I as a displacement: -c_I is upstream (where population I comes
 // from in the pull scheme), +c_I downstream (where it goes).
+// Made once: a time step then allocates nothing.
 template <class VS, int I, int Sign>
-Coordinate along_velocity() {
-  Coordinate d(VS::d);
-  for (int k = 0; k < VS::d; ++k) d[k] = Sign * VS::c[I][k];
+const Coordinate& along_velocity() {
+  static const Coordinate d = [] {
+    Coordinate c(VS::d);
+    for (int k = 0; k < VS::d; ++k) c[k] = Sign * VS::c[I][k];
+    return c;
+  }();
   return d;
 }
 

@@ -285,6 +285,7 @@ inline NerscHeader read_nersc_header(const std::string& path) {
 template <class R, class W>
 NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
   using nersc_detail::quoted;
+  require_whole_lattice_on_this_rank(U.geometry(), "read_nersc " + quoted(path));
   const NerscHeader header = read_nersc_header(path);
   const Geometry& geometry = U.geometry();
   if (geometry.checkerboarded() || header.extents != geometry.dims())
@@ -383,6 +384,7 @@ template <class R, class W>
 void write_nersc(const GaugeField<R, W>& U, const std::string& path, const NerscWriteOptions& options = {}) {
   using nersc_detail::quoted;
   const Geometry& geometry = U.geometry();
+  require_whole_lattice_on_this_rank(geometry, "write_nersc " + quoted(path));
   if (geometry.checkerboarded())
     throw GeometryMismatch("Latte: a NERSC file holds a whole lattice; this gauge field holds " +
                            U[0].layout().describe());
