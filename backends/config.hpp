@@ -34,6 +34,15 @@
 #endif
 #endif
 
+// Host-device templates that apply a caller's function (for_each_leaf) are
+// also instantiated with host-only functions from host code; nvcc would
+// warn about each such instantiation, so the check is switched off for them.
+#if defined(__CUDACC__)
+#define LATTE_CALLS_HOST_OR_DEVICE _Pragma("nv_exec_check_disable")
+#else
+#define LATTE_CALLS_HOST_OR_DEVICE
+#endif
+
 // The same insistence for lambdas inside tensor operations (placed after the
 // parameter list: [](auto x) LATTE_LAMBDA { ... }).
 #if defined(__CUDACC__)

@@ -82,6 +82,7 @@ template <class T> inline constexpr int words_v = words<T>::value;
 // for_each_leaf(f, t...): apply f to corresponding real leaves of tensors of
 // the same shape, in memory order. Used for lane permutes, selects, loads and
 // conversions, so that none of them repeats the tensor recursion.
+LATTE_CALLS_HOST_OR_DEVICE
 template <class F, class T, class... Ts>
 LATTE_INLINE void for_each_leaf(F&& f, T&& t, Ts&&... ts) {
   using U = std::remove_cvref_t<T>;
@@ -99,6 +100,7 @@ LATTE_INLINE void for_each_leaf(F&& f, T&& t, Ts&&... ts) {
 }
 
 // transform_leaves<Out>(f, t...): build an Out whose leaves are f(leaves of t...).
+LATTE_CALLS_HOST_OR_DEVICE
 template <class Out, class F, class T, class... Ts>
 LATTE_INLINE Out transform_leaves(F&& f, const T& t, const Ts&... ts) {
   Out out;

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <complex>
+#include <cstring>
 
 #include "test_support.hpp"
 
@@ -132,6 +133,32 @@ TEST_F(Reductions, BitwiseReproducibleAcrossRunsAndThreadCounts) {
     EXPECT_EQ(norm2<backend::Simt>(psi), norm2<backend::Simt>(psi)) << t << " threads";
   }
   omp_set_num_threads(threads);
+}
+
+// Reductions are reproducible: a stored field sums to the same bits on the
+// build's SIMD width, the one-lane layout, the per-lane lowering and any
+// thread count (the terms are the same numbers, and the sum does not depend
+// on their order). norm2 and innerProduct add per-site products computed by
+// vector or scalar code, which the compiler may contract into FMAs
+// differently; in this build they agree too, and the test says so if a
+// compiler ever makes them differ.
+TEST_F(Reductions, SameBitsForEveryWidthThreadCountAndBackend) {
+  const Spinor<double> total = sum(psi);
+  const double r_total = sum(r), r_max = maxval(r), r_min = minval(r);
+  const auto same = [](const auto& a, const auto& b) { return std::memcmp(&a, &b, sizeof(a)) == 0; };
+  EXPECT_TRUE(same(sum(psi_scalar), total)) << "one-lane layout";
+  EXPECT_TRUE(same(sum<backend::Simt>(psi), total)) << "per-lane lowering";
+  const int threads = omp_get_max_threads();
+  for (int t : {1, 2, 3}) {
+    omp_set_num_threads(t);
+    EXPECT_TRUE(same(sum(psi), total)) << t << " threads";
+    EXPECT_TRUE(same(sum(r), r_total)) << t << " threads";
+    EXPECT_TRUE(same(maxval(r), r_max) && same(minval(r), r_min)) << t << " threads";
+  }
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(same(norm2(psi_scalar), norm2(psi))) << "per-site |psi|^2 differs between the vector and scalar code";
+  EXPECT_TRUE(same(innerProduct(psi_scalar, phi_scalar), innerProduct(psi, phi)))
+      << "per-site <psi, phi> differs between the vector and scalar code";
 }
 
 }  // namespace
