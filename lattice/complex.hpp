@@ -6,6 +6,9 @@
 // std::complex is not used because it cannot hold SIMD leaves and is not
 // usable in device code.
 
+#include <cmath>
+#include <type_traits>
+
 #include "backends/config.hpp"
 
 namespace latte {
@@ -57,8 +60,40 @@ LATTE_INLINE Complex<R> conj_multiply_add(const Complex<R>& a, const Complex<R>&
 template <class R> LATTE_INLINE Complex<R> conj(const Complex<R>& z) { return {z.re, -z.im}; }
 template <class R> LATTE_INLINE R real(const Complex<R>& z) { return z.re; }
 template <class R> LATTE_INLINE R imag(const Complex<R>& z) { return z.im; }
+// x * y + z rounded once, on a real or a SIMD vector of reals (the
+// backend's fma, found by argument-dependent lookup). The per-site terms of
+// reductions are written with it, so that the compiler's freedom to contract
+// a * b + c into an FMA, or not, cannot make a scalar and a vector build
+// compute different terms: reductions then agree bit for bit across widths
+// on machines with FMA (an SSE2 build has none, and differs).
+//
+// GCC may rewrite fma(x, y, c * d) as fma(c, d, x * y), and does so for
+// vector FMAs where it does not for scalar ones; OpaqueValue hides from the
+// optimiser that the addend is a product (backends specialise it for their
+// vector types; for plain reals it is an empty asm on the register).
+template <class R, class = void>
+struct OpaqueValue {
+  LATTE_INLINE static R of(R x) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+    if constexpr (std::is_arithmetic_v<R>) asm("" : "+x"(x));
+#endif
+    return x;
+  }
+};
+
+template <class R>
+LATTE_INLINE R fused_multiply_add(const R& x, const R& y, const R& z) {
+  const R addend = OpaqueValue<R>::of(z);
+  if constexpr (std::is_arithmetic_v<R>) {
+    using std::fma;
+    return fma(x, y, addend);
+  } else {
+    return fma(x, y, addend);
+  }
+}
+
 // |z|^2, the local contribution to norm2.
-template <class R> LATTE_INLINE R localNorm2(const Complex<R>& z) { return z.re * z.re + z.im * z.im; }
+template <class R> LATTE_INLINE R localNorm2(const Complex<R>& z) { return fused_multiply_add(z.re, z.re, z.im * z.im); }
 // i*z and -i*z: sign flips and swaps, never a multiplication (these are what
 // gamma matrices reduce to).
 template <class R> LATTE_INLINE Complex<R> timesI(const Complex<R>& z) { return {-z.im, z.re}; }

@@ -183,34 +183,47 @@ LATTE_INLINE A trace(const Mat<A, N, I>& a) {
 
 // ---- local inner products (summed over the lattice by the reductions) ----------------
 // localInnerProduct(a, b) = sum over all components of conj(a) * b.
+// Every multiply-add is an explicit fused_multiply_add (complex.hpp), so the
+// terms have the same bits whatever width the site is evaluated at.
 template <RealLeaf R> LATTE_INLINE R localInnerProduct(const R& a, const R& b) { return a * b; }
 template <class R> LATTE_INLINE Complex<R> localInnerProduct(const Complex<R>& a, const Complex<R>& b) {
-  return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
+  return {fused_multiply_add(a.re, b.re, a.im * b.im), fused_multiply_add(a.re, b.im, -(a.im * b.re))};
+}
+// acc + the local inner product (norm) of one element: fused for real leaves.
+template <class T, class A>
+LATTE_INLINE void add_inner_product(T& acc, const A& a, const A& b) {
+  if constexpr (RealLeaf<A>) acc = fused_multiply_add(a, b, acc);
+  else acc = acc + localInnerProduct(a, b);
+}
+template <class T, class A>
+LATTE_INLINE void add_norm2(T& acc, const A& a) {
+  if constexpr (RealLeaf<A>) acc = fused_multiply_add(a, a, acc);
+  else acc = acc + localNorm2(a);
 }
 template <class A, int N, class I>
 LATTE_INLINE auto localInnerProduct(const Vec<A, N, I>& a, const Vec<A, N, I>& b) {
   auto acc = localInnerProduct(a.v[0], b.v[0]);
-  for (int i = 1; i < N; ++i) acc = acc + localInnerProduct(a.v[i], b.v[i]);
+  for (int i = 1; i < N; ++i) add_inner_product(acc, a.v[i], b.v[i]);
   return acc;
 }
 template <class A, int N, class I>
 LATTE_INLINE auto localInnerProduct(const Mat<A, N, I>& a, const Mat<A, N, I>& b) {
   auto acc = localInnerProduct(a.m[0][0], b.m[0][0]);
   for (int i = 0; i < N; ++i)
-    for (int j = (i == 0 ? 1 : 0); j < N; ++j) acc = acc + localInnerProduct(a.m[i][j], b.m[i][j]);
+    for (int j = (i == 0 ? 1 : 0); j < N; ++j) add_inner_product(acc, a.m[i][j], b.m[i][j]);
   return acc;
 }
 template <class A, int N, class I>
 LATTE_INLINE auto localNorm2(const Vec<A, N, I>& a) {
   auto acc = localNorm2(a.v[0]);
-  for (int i = 1; i < N; ++i) acc = acc + localNorm2(a.v[i]);
+  for (int i = 1; i < N; ++i) add_norm2(acc, a.v[i]);
   return acc;
 }
 template <class A, int N, class I>
 LATTE_INLINE auto localNorm2(const Mat<A, N, I>& a) {
   auto acc = localNorm2(a.m[0][0]);
   for (int i = 0; i < N; ++i)
-    for (int j = (i == 0 ? 1 : 0); j < N; ++j) acc = acc + localNorm2(a.m[i][j]);
+    for (int j = (i == 0 ? 1 : 0); j < N; ++j) add_norm2(acc, a.m[i][j]);
   return acc;
 }
 

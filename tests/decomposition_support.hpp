@@ -18,6 +18,10 @@
 
 namespace latte::testing {
 
+// The 4-D lattice of the tests: 8^4 splits over 2, 4 and 16 ranks and still
+// leaves every block room for the SIMD lanes.
+inline const Coordinate lattice4{8, 8, 8, 8};
+
 inline const Communicator& world() {
   static const Communicator comm = world_communicator();
   return comm;

@@ -5,7 +5,12 @@
 # checked on the CPU) and, where nvcc is installed (/usr/local/cuda), the cuda
 # build. Choose others with LATTE_TEST_CONFIGS, e.g.
 # "native scalar avx2 avx512 simt simt-device cuda".
-# The cuda build's tests need an NVIDIA GPU: without one it is compiled only.
+# The cuda build's tests need an NVIDIA GPU: without one it is compiled only;
+# a SIMD width the CPU lacks (avx512 on an AVX2 machine) is compiled only too.
+# Every configuration that runs runs its suite twice: as it is, and with
+# forced communication (LATTE_FORCE_COMMUNICATION=all: every shift that
+# leaves the block goes through pack, exchange and unpack within the one
+# rank); the MPI tests (label mpi) run under mpirun with 2, 4 and 16 ranks.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/cmake/install_debian_packages.sh"
@@ -36,7 +41,19 @@ for config in $configs; do
     echo "=== Latte tests: configuration 'cuda' compiled; no NVIDIA GPU here, so its tests (label gpu) are not run ==="
     continue
   fi
+  required_flag=""
+  case "$config" in
+    avx512) required_flag=avx512f ;;
+    avx2) required_flag=avx2 ;;
+  esac
+  if [ -n "$required_flag" ] && ! grep -qw "$required_flag" /proc/cpuinfo; then
+    echo "=== Latte tests: configuration '$config' compiled; this CPU has no $required_flag, so its tests are not run ==="
+    continue
+  fi
   # Tests run side by side, each with its own OpenMP threads: let idle
   # threads sleep rather than spin, or they steal the cores the others need.
   (cd "$build" && OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} ctest --output-on-failure -j "$jobs")
+  echo "=== Latte tests: configuration '$config' again, with forced communication (halos within one rank) ==="
+  (cd "$build" && LATTE_FORCE_COMMUNICATION=all OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} \
+     ctest --output-on-failure -j "$jobs" -LE "mpi|packaging")
 done

@@ -21,7 +21,6 @@ extern std::atomic<long> allocations;
 namespace latte::testing {
 namespace {
 
-const Coordinate lattice4{8, 8, 8, 8};
 
 // A field holding each site's global index (exact in double).
 template <class W>

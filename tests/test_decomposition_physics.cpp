@@ -22,7 +22,6 @@
 namespace latte::testing {
 namespace {
 
-const Coordinate lattice4{8, 8, 8, 8};
 
 template <class R>
 void expect_wilson_operators_match() {

@@ -47,4 +47,14 @@ namespace latte {
 // xsimd batches and masks are real leaves of site tensors.
 template <class T, class A> struct is_simd_leaf<xsimd::batch<T, A>> : std::true_type {};
 template <class T, class A> struct is_simd_leaf<xsimd::batch_bool<T, A>> : std::true_type {};
+
+// A vector the optimiser may not look into (lattice/complex.hpp: fused_multiply_add).
+template <class T, class A>
+struct OpaqueValue<xsimd::batch<T, A>> {
+  static inline __attribute__((always_inline)) xsimd::batch<T, A> of(xsimd::batch<T, A> x) {
+    auto r = x.data;
+    asm("" : "+v"(r));
+    return xsimd::batch<T, A>(r);
+  }
+};
 }  // namespace latte

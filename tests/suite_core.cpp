@@ -1,0 +1,13 @@
+// The core tests, compiled as one translation unit: headers are parsed and
+// templates instantiated once for all of them (nvcc spends some 20 s per
+// translation unit before any of our code). Each test_*.cpp stays the home
+// of one concept.
+#include "test_geometry.cpp"
+#include "test_tensors.cpp"
+#include "test_expressions.cpp"
+#include "test_shift.cpp"
+#include "test_reductions.cpp"
+#include "test_reproducible_sum.cpp"
+#include "test_random.cpp"
+#include "test_errors.cpp"
+#include "test_gamma.cpp"

@@ -1,0 +1,4 @@
+// The decomposition tests as one translation unit (see suite_core.cpp), run
+// at one rank in the ordinary suite and under mpirun.
+#include "test_decomposition.cpp"
+#include "test_decomposition_physics.cpp"

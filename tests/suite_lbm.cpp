@@ -1,0 +1,6 @@
+// The lattice-Boltzmann tests as one translation unit (see suite_core.cpp).
+#include "test_lbm_conservation.cpp"
+#include "test_lbm_flows.cpp"
+#include "test_lbm_layouts.cpp"
+#include "test_lbm_io.cpp"
+#include "test_lbm_duct.cpp"

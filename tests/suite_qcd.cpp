@@ -1,0 +1,6 @@
+// The lattice QCD tests as one translation unit (see suite_core.cpp): the
+// Wilson operator, its solvers and gauge files share their instantiations.
+#include "test_wilson.cpp"
+#include "test_cg.cpp"
+#include "test_even_odd.cpp"
+#include "test_gauge_io.cpp"
