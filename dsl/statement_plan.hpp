@@ -144,41 +144,37 @@ class StatementPlan {
     int depth;
   };
 
+  // body(index, remote, message index, message) for every message of the
+  // halos at `depth`.
+  template <class Body>
+  void for_each_message(int depth, Body&& body) {
+    for (int i = 0; i < count_; ++i) {
+      const Remote& r = remotes_[i];
+      if (r.depth != depth) continue;
+      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) body(i, r, m, r.exchange->messages[m]);
+    }
+  }
+
   // Post the receives, pack, then send every message of the halos at `depth`.
   void start(int depth) {
     const Communicator& comm = layout_.decomposition().communicator();
     Requests& requests = statement_requests();
-    for (int i = 0; i < count_; ++i) {
-      const Remote& r = remotes_[i];
-      if (r.depth != depth) continue;
-      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
-        const HaloMessage& message = r.exchange->messages[m];
-        if (message.to_self) continue;
-        void* target = r.buffers->receive[m].data(MemorySide::host, Access::write);
-        comm.receive_async(target, r.buffers->receive[m].bytes(), message.source_rank, tag(i, m), requests);
-      }
-    }
-    for (int i = 0; i < count_; ++i) {
-      const Remote& r = remotes_[i];
-      if (r.depth != depth) continue;
-      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
-        const HaloMessage& message = r.exchange->messages[m];
-        r.pack(r.node, message.view(side()), r.buffers->send[m].data(side(), Access::write));
-      }
-    }
+    for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
+      if (message.to_self) return;
+      void* target = r.buffers->receive[m].data(MemorySide::host, Access::write);
+      comm.receive_async(target, r.buffers->receive[m].bytes(), message.source_rank, tag(i, m), requests);
+    });
+    for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
+      r.pack(r.node, message.view(side()), r.buffers->send[m].data(side(), Access::write));
+    });
     Backend::synchronize();
-    for (int i = 0; i < count_; ++i) {
-      const Remote& r = remotes_[i];
-      if (r.depth != depth) continue;
-      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
-        const HaloMessage& message = r.exchange->messages[m];
-        if (message.to_self) continue;
-        const void* payload = r.buffers->send[m].data(MemorySide::host, Access::read);  // staged from the device
-        comm.send_async(payload, r.buffers->send[m].bytes(), message.destination_rank, tag(i, m), requests);
-        ++communication_counters().messages;
-        communication_counters().bytes += static_cast<std::int64_t>(r.buffers->send[m].bytes());
-      }
-    }
+    for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
+      if (message.to_self) return;
+      const void* payload = r.buffers->send[m].data(MemorySide::host, Access::read);  // staged from the device
+      comm.send_async(payload, r.buffers->send[m].bytes(), message.destination_rank, tag(i, m), requests);
+      ++communication_counters().messages;
+      communication_counters().bytes += static_cast<std::int64_t>(r.buffers->send[m].bytes());
+    });
     ++communication_counters().exchanges;
   }
 
@@ -188,16 +184,11 @@ class StatementPlan {
     statement_requests().wait_all();
     communication_counters().wait_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
-    for (int i = 0; i < count_; ++i) {
-      const Remote& r = remotes_[i];
-      if (r.depth != depth) continue;
-      void* records = r.buffers->records.data(side(), Access::read_write);
-      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) {
-        const HaloMessage& message = r.exchange->messages[m];
-        FieldMemory& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
-        r.unpack(message.view(side()), payload.data(side(), Access::read), records, r.words, r.nsimd);
-      }
-    }
+    for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
+      FieldMemory& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
+      r.unpack(message.view(side()), payload.data(side(), Access::read), r.buffers->records.data(side(), Access::read_write),
+               r.words, r.nsimd);
+    });
   }
 
   // Tags keep apart the messages of one statement between the same two

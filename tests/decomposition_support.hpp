@@ -83,6 +83,16 @@ inline std::vector<Decomposed> decompositions(int dims) {
   return out;
 }
 
+// body(geometry) on the lattice of extents dims, spread over the ranks in
+// each of the decompositions above in turn (named in failure messages).
+template <class Body>
+void for_each_decomposition(const Coordinate& dims, Body&& body) {
+  for (const Decomposed& d : decompositions(static_cast<int>(dims.size()))) {
+    SCOPED_TRACE(d.name());
+    body(decomposed(dims, d.grid, d.forced));
+  }
+}
+
 // Bit patterns of two site values.
 template <class T>
 bool same_bits(const T& a, const T& b) {

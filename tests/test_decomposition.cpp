@@ -48,9 +48,7 @@ std::vector<Coordinate> displacements() {
 }
 
 TEST(Decomposition, EveryShiftOfTheGlobalIndex) {
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<double> index(g), shifted(g);
     fill_global_index(index);
     for (const Coordinate& step : displacements()) {
@@ -66,14 +64,12 @@ TEST(Decomposition, EveryShiftOfTheGlobalIndex) {
         }
       EXPECT_TRUE(world().all_true(wrong == 0)) << "displacement " << to_string(step);
     }
-  }
+  });
 }
 
 TEST(Decomposition, CompoundAndNestedShiftsMatchOneRank) {
   const Geometry whole = replicated(lattice4);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<ColourMatrix<double>> U(g), U1(whole);
     Lattice<ColourVector<double>> c(g), c1(whole), out(g), out1(whole);
     ParallelRng(5).gaussian(U);
@@ -95,14 +91,12 @@ TEST(Decomposition, CompoundAndNestedShiftsMatchOneRank) {
     out += shift(out, 3, +1) * 0.5;
     out1 += shift(out1, 3, +1) * 0.5;
     EXPECT_TRUE(same_as_one_rank(out, out1)) << "aliasing";
-  }
+  });
 }
 
 TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
   const Geometry whole = replicated(lattice4);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<ColourVector<double>> psi(g), psi1(whole), back(g), back1(whole);
     ParallelRng(8).gaussian(psi);
     ParallelRng(8).gaussian(psi1);
@@ -122,14 +116,12 @@ TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
     back = merge(even, odd);
     back1 = merge(even1, odd1);
     EXPECT_TRUE(same_as_one_rank(back, back1)) << "merge";
-  }
+  });
 }
 
 TEST(Decomposition, EveryReductionHasTheBitsOfOneRank) {
   const Geometry whole = replicated(lattice4);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<Spinor<double>> a(g), b(g), a1(whole), b1(whole);
     Lattice<double> r(g), r1(whole);
     Lattice<ColourMatrix<float>> m(g), m1(whole);
@@ -157,14 +149,12 @@ TEST(Decomposition, EveryReductionHasTheBitsOfOneRank) {
     // The maximum is a real site value; the sum of a field of ones counts sites.
     r = 1.0;
     EXPECT_EQ(sum(r), static_cast<double>(g.volume()));
-  }
+  });
 }
 
 TEST(Decomposition, OverlapDoesNotChangeTheBits) {
   const Geometry whole = replicated(lattice4);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<ComplexD> f(g), with(g), without(g);
     ParallelRng(3).gaussian(f);
     auto stencil = [&](Lattice<ComplexD>& out) {
@@ -176,14 +166,12 @@ TEST(Decomposition, OverlapDoesNotChangeTheBits) {
     stencil(without);
     set_communication_overlap(true);
     EXPECT_TRUE(same_as_one_rank(with, without));
-  }
+  });
 }
 
 TEST(Decomposition, CoordinatesRandomNumbersPeekAndPokeAreGlobal) {
   const Geometry whole = replicated(lattice4);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<double> coordinate(g), coordinate1(whole), parity(g), parity1(whole);
     for (int mu = 0; mu < 4; ++mu) {
       fill_coordinate(coordinate, mu);
@@ -204,16 +192,14 @@ TEST(Decomposition, CoordinatesRandomNumbersPeekAndPokeAreGlobal) {
     EXPECT_EQ(peek(coordinate, {0, 0, 0, 7}), 7.0);  // coordinate 3 was filled last
     EXPECT_EQ(peek(coordinate, {1, 2, 5, 6}), 6.0);
     EXPECT_EQ(sum(coordinate), sum(coordinate1) + 42.0 - 5.0);
-  }
+  });
 }
 
 // The statements of a CG iteration (a stencil with |.|^2 in the same pass,
 // updates, reductions), repeated once their plans, tables and halo buffers
 // exist, allocate nothing.
 TEST(Decomposition, RepeatedStatementsAllocateNothing) {
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     Lattice<Spinor<double>> p(g), r(g), x(g), Ap(g);
     ParallelRng(4).gaussian(p);
     r = p;
@@ -232,20 +218,10 @@ TEST(Decomposition, RepeatedStatementsAllocateNothing) {
     const long before = allocations.load();
     for (int k = 0; k < 3; ++k) iteration();
     EXPECT_TRUE(world().all_true(allocations.load() == before)) << allocations.load() - before << " allocations";
-  }
+  });
 }
 
 // ---- bad decompositions: clear errors, thrown on every rank ----------------------------
-
-template <class Error, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
 
 TEST(Decomposition, BadGridsAndMixedDecompositionsAreRefused) {
   const int ranks = world().size();

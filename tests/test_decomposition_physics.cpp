@@ -22,36 +22,36 @@
 namespace latte::testing {
 namespace {
 
+// A random gauge field, the Wilson operator on it and a random spinor.
+template <class R>
+struct WilsonSetup {
+  GaugeField<R> U;
+  Lattice<Spinor<R>> psi, out;
+  WilsonDirac<R> M;
+  explicit WilsonSetup(const Geometry& g) : U(g), psi(g), out(g), M(U, 0.1) {
+    ParallelRng rng(31);
+    U.set_random(rng);
+    rng.gaussian(psi);
+  }
+};
 
 template <class R>
 void expect_wilson_operators_match() {
-  const Geometry whole = replicated(lattice4);
-  GaugeField<R> U1(whole);
-  ParallelRng rng1(31);
-  U1.set_random(rng1);
-  Lattice<Spinor<R>> psi1(whole), out1(whole);
-  rng1.gaussian(psi1);
-  const WilsonDirac<R> M1(U1, 0.1);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
-    GaugeField<R> U(g);
-    ParallelRng rng(31);
-    U.set_random(rng);
-    Lattice<Spinor<R>> psi(g), out(g);
-    rng.gaussian(psi);
-    const WilsonDirac<R> M(U, 0.1);
-    M.dslash(out, psi);
-    M1.dslash(out1, psi1);
-    EXPECT_TRUE(same_as_one_rank(out, out1)) << "Dslash";
-    M.apply(out, psi);
-    M1.apply(out1, psi1);
-    EXPECT_TRUE(same_as_one_rank(out, out1)) << "M";
-    M.apply_dagger(out, psi);
-    M1.apply_dagger(out1, psi1);
-    EXPECT_TRUE(same_as_one_rank(out, out1)) << "M^+";
-    EXPECT_TRUE(same_result(M.apply_and_norm2(out, psi), M1.apply_and_norm2(out1, psi1))) << "|M psi|^2";
-  }
+  WilsonSetup<R> one(replicated(lattice4));
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    WilsonSetup<R> many(g);
+    many.M.dslash(many.out, many.psi);
+    one.M.dslash(one.out, one.psi);
+    EXPECT_TRUE(same_as_one_rank(many.out, one.out)) << "Dslash";
+    many.M.apply(many.out, many.psi);
+    one.M.apply(one.out, one.psi);
+    EXPECT_TRUE(same_as_one_rank(many.out, one.out)) << "M";
+    many.M.apply_dagger(many.out, many.psi);
+    one.M.apply_dagger(one.out, one.psi);
+    EXPECT_TRUE(same_as_one_rank(many.out, one.out)) << "M^+";
+    EXPECT_TRUE(same_result(many.M.apply_and_norm2(many.out, many.psi), one.M.apply_and_norm2(one.out, one.psi)))
+        << "|M psi|^2";
+  });
 }
 
 TEST(DecompositionPhysics, WilsonOperatorsDouble) { expect_wilson_operators_match<double>(); }
@@ -65,9 +65,7 @@ TEST(DecompositionPhysics, EvenOddSchurOperator) {
   const WilsonEvenOdd<double> schur1(U1, 0.2);
   Lattice<Spinor<double>> psi1(whole.checkerboard(Parity::even)), out1(whole.checkerboard(Parity::even));
   rng1.gaussian(psi1);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(lattice4, d.grid, d.forced);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
     GaugeField<double> U(g);
     ParallelRng rng(41);
     U.set_random(rng);
@@ -80,7 +78,7 @@ TEST(DecompositionPhysics, EvenOddSchurOperator) {
     schur.apply_dagger(out, psi);
     schur1.apply_dagger(out1, psi1);
     EXPECT_TRUE(same_as_one_rank(out, out1));
-  }
+  });
 }
 
 // 20 iterations of CG on M^+ M, stopped by the iteration limit.
@@ -112,13 +110,12 @@ TEST(DecompositionPhysics, TwentyCgIterationsHaveTheSameResidualHistory) {
   Problem<double> one(replicated(lattice4));
   const SolverReport reference = twenty_iterations(one);
   ASSERT_EQ(reference.residual_history.size(), 20u);
-  for (const Decomposed& d : decompositions(4)) {
-    SCOPED_TRACE(d.name());
-    Problem<double> many(decomposed(lattice4, d.grid, d.forced));
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    Problem<double> many(g);
     const SolverReport report = twenty_iterations(many);
     EXPECT_TRUE(same_result(report.residual_history == reference.residual_history, true));
     EXPECT_TRUE(same_as_one_rank(many.x, one.x));
-  }
+  });
 }
 
 // A random small flow (density 1 +- 0.01, speeds up to 0.05) in equilibrium.
@@ -132,30 +129,30 @@ void initialise_randomly(Sim& sim, std::uint64_t seed) {
   sim.initialise(rho, u);
 }
 
+// A flow with the given walls on geometry g, after 100 steps.
+template <class Sim>
+struct HundredSteps {
+  Sim sim;
+  typename Sim::Boundary walls;
+  HundredSteps(const Geometry& g, const lbm::Parameters& parameters, const std::function<void(typename Sim::Boundary&)>& mark)
+      : sim(g, parameters), walls(g) {
+    walls = zero;
+    mark(walls);
+    sim.set_boundary(walls);
+    initialise_randomly(sim, 61);
+    sim.run(100);
+  }
+};
+
 template <class Sim>
 void expect_hundred_steps_match(const Coordinate& dims, const lbm::Parameters& parameters,
                                 std::function<void(typename Sim::Boundary&)> walls) {
-  const Geometry whole = replicated(dims);
-  Sim one(whole, parameters);
-  typename Sim::Boundary b1(whole);
-  b1 = zero;
-  walls(b1);
-  one.set_boundary(b1);
-  initialise_randomly(one, 61);
-  one.run(100);
-  for (const Decomposed& d : decompositions(static_cast<int>(dims.size()))) {
-    SCOPED_TRACE(d.name());
-    const Geometry g = decomposed(dims, d.grid, d.forced);
-    Sim many(g, parameters);
-    typename Sim::Boundary b(g);
-    b = zero;
-    walls(b);
-    many.set_boundary(b);
-    initialise_randomly(many, 61);
-    many.run(100);
-    EXPECT_TRUE(same_as_one_rank(many.populations(), one.populations()));
-    EXPECT_TRUE(same_result(many.mass(), one.mass()));
-  }
+  const HundredSteps<Sim> one(replicated(dims), parameters, walls);
+  for_each_decomposition(dims, [&](const Geometry& g) {
+    const HundredSteps<Sim> many(g, parameters, walls);
+    EXPECT_TRUE(same_as_one_rank(many.sim.populations(), one.sim.populations()));
+    EXPECT_TRUE(same_result(many.sim.mass(), one.sim.mass()));
+  });
 }
 
 TEST(DecompositionPhysics, HundredStepsOfD2Q9LidDrivenCavity) {
@@ -185,20 +182,12 @@ TEST(DecompositionPhysics, FilesOfTheWholeLatticeRefuseOneSpreadOverRanks) {
   const Geometry g = decomposed(lattice4, default_process_grid(lattice4, world().size()));
   GaugeField<double> U(g);
   const std::string path = "decomposition_refused_" + std::to_string(world().rank()) + ".nersc";
-  auto message_of = [](auto&& f) {
-    try {
-      f();
-    } catch (const LayoutError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no exception)");
-  };
-  const std::string written = message_of([&] { write_nersc(U, path); });
+  const std::string written = error_of<LayoutError>([&] { write_nersc(U, path); });
   EXPECT_NE(written.find("process grid " + to_string(g.process_grid())), std::string::npos) << written;
-  const std::string read = message_of([&] { read_nersc(U, path); });
+  const std::string read = error_of<LayoutError>([&] { read_nersc(U, path); });
   EXPECT_NE(read.find("needs the whole lattice in one process"), std::string::npos) << read;
   lbm::Simulation<lbm::D3Q19> sim(decomposed({8, 8, 8}, default_process_grid({8, 8, 8}, world().size())), {});
-  const std::string checkpoint = message_of([&] { lbm::write_checkpoint(sim, path); });
+  const std::string checkpoint = error_of<LayoutError>([&] { lbm::write_checkpoint(sim, path); });
   EXPECT_NE(checkpoint.find("write_checkpoint"), std::string::npos) << checkpoint;
   EXPECT_FALSE(std::ifstream(path).good()) << "nothing was written";
 }

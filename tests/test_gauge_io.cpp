@@ -34,18 +34,6 @@ void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-// The error text of `f()`, which must throw E.
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
-
 // A diagonal SU(3) link whose phases encode (site index, mu): the file built
 // below must land on exactly these sites and directions.
 ColourMatrix<double> labelled_link(std::int64_t site, int mu) {

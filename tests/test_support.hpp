@@ -82,6 +82,18 @@ template <class T, class W, class Reference>
   return result;
 }
 
+// The error text of `f()`, which must throw E.
+template <class E, class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const E& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no exception";
+  return {};
+}
+
 // Lanes a field of Real has in this build.
 template <class Real>
 constexpr int vector_lanes() {

@@ -86,55 +86,52 @@ struct Cpu {
   template <class Combine, class Value>
   using vector_accumulators = rebind_t<Value, typename cpu::vector_accumulator<Combine, real_of_t<Value>>::type>;
 
-  // dst op= e, and the reduction of r (which may read dst at the same site)
-  // over the sites just written, block by block as in reduce.
-  template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r, SiteRange sites) {
-    using S = Site<real_of_t<T>, N>;
-    using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
+  // The accumulators of values of type VectorValue over `count` sites, block
+  // by block: per_site(acc, i) adds site i's value to the block's vector
+  // accumulators, which are then merged lane by lane into the thread's.
+  template <class Combine, class VectorValue, class PerSite>
+  static auto accumulate_blocks(std::int64_t count, PerSite&& per_site) {
     using Vector = vector_accumulators<Combine, VectorValue>;
     using Total = accumulator_t<Combine, VectorValue>;
-    const std::int64_t count = sites.count;
-    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
     return parallel_accumulate(
         reduction_blocks(count), start_accumulator<Combine, Total>(),
         [&](Total& mine, std::int64_t b) LATTE_LAMBDA {
           const std::int64_t begin = b * reduction_block_sites;
           const std::int64_t end = begin + reduction_block_sites < count ? begin + reduction_block_sites : count;
           auto acc = cpu::start_vector_accumulators<Combine, Vector>();
-          for (std::int64_t i = begin; i < end; ++i) {
-            const S s{sites[i]};
-            if (i < prefetch_end) {
-              const S next{sites[i + prefetch_distance]};
-              e.prefetch(next);
-              dst.prefetch(next);
-            }
-            if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-            else dst.store(s, e.eval(s));
-            cpu::vector_accumulate<Combine>(acc, r.eval(s));
-          }
+          for (std::int64_t i = begin; i < end; ++i) per_site(acc, i);
           cpu::vector_merge_into<Combine>(mine, acc);
         },
         [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
+  }
+
+  // dst op= e, and the reduction of r (which may read dst at the same site)
+  // over the sites just written.
+  template <class Combine, class T, int N, class E, class Op, class R>
+  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op, const R& r, SiteRange sites) {
+    using S = Site<real_of_t<T>, N>;
+    using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? sites.count - prefetch_distance : 0;
+    return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
+      const S s{sites[i]};
+      if (i < prefetch_end) {
+        const S next{sites[i + prefetch_distance]};
+        e.prefetch(next);
+        dst.prefetch(next);
+      }
+      if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
+      else dst.store(s, e.eval(s));
+      cpu::vector_accumulate<Combine>(acc, r.eval(s));
+    });
   }
 
   template <class Combine, class E>
   static auto reduce(const E& e, SiteRange sites) {
     using S = Site<typename E::real_type, E::nsimd>;
     using VectorValue = std::remove_cvref_t<decltype(e.eval(S{0}))>;
-    using Vector = vector_accumulators<Combine, VectorValue>;
-    using Total = accumulator_t<Combine, VectorValue>;
-    const std::int64_t count = sites.count;
-    return parallel_accumulate(
-        reduction_blocks(count), start_accumulator<Combine, Total>(),
-        [&](Total& mine, std::int64_t b) LATTE_LAMBDA {
-          const std::int64_t begin = b * reduction_block_sites;
-          const std::int64_t end = begin + reduction_block_sites < count ? begin + reduction_block_sites : count;
-          auto acc = cpu::start_vector_accumulators<Combine, Vector>();
-          for (std::int64_t i = begin; i < end; ++i) cpu::vector_accumulate<Combine>(acc, e.eval(S{sites[i]}));
-          cpu::vector_merge_into<Combine>(mine, acc);
-        },
-        [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
+    return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
+      cpu::vector_accumulate<Combine>(acc, e.eval(S{sites[i]}));
+    });
   }
 
   // Evaluate e at the sources of a message's items: each source record once
