@@ -25,10 +25,10 @@ struct EmulatedDevice {
   static void release(void* p) noexcept {
     if (p) ::operator delete(p, std::align_val_t{AlignedBuffer::alignment});
   }
-  static void copy_to_device(void* to, const void* from, std::size_t bytes, const std::string&) {
+  static void copy_to_device(void* to, const void* from, std::size_t bytes, const char*, const std::string&) {
     std::memcpy(to, from, bytes);
   }
-  static void copy_to_host(void* to, const void* from, std::size_t bytes, const std::string&) {
+  static void copy_to_host(void* to, const void* from, std::size_t bytes, const char*, const std::string&) {
     std::memcpy(to, from, bytes);
   }
 };

@@ -85,8 +85,8 @@ class MirroredMemory {
   void copy(bool upload) {
     void* from = upload ? host_.data() : device_;
     void* to = upload ? device_ : host_.data();
-    if (upload) Device::copy_to_device(to, from, bytes_, "copying to the device " + label_);
-    else Device::copy_to_host(to, from, bytes_, "copying to the host " + label_);
+    if (upload) Device::copy_to_device(to, from, bytes_, "copying to the device ", label_);
+    else Device::copy_to_host(to, from, bytes_, "copying to the host ", label_);
     bool redundant = false;
     if (TransferLog::instance().tracing()) {
       const std::uint64_t h = content_hash(upload ? from : to, bytes_);
@@ -105,10 +105,10 @@ class MirroredMemory {
     const std::size_t lanes_at = (n_neighbour + n_permutation + 15) / 16 * 16;
     char* block = static_cast<char*>(Device::allocate(lanes_at + n_lanes, "a shift table"));
     table.device_copy = std::shared_ptr<void>(block, [](void* p) { Device::release(p); });
-    const std::string what = "copying a shift table to the device";
-    Device::copy_to_device(block, table.neighbour.data(), n_neighbour, what);
-    Device::copy_to_device(block + n_neighbour, table.permutation.data(), n_permutation, what);
-    Device::copy_to_device(block + lanes_at, table.lane_sources.data(), n_lanes, what);
+    const std::string what = "a shift table";
+    Device::copy_to_device(block, table.neighbour.data(), n_neighbour, "copying to the device ", what);
+    Device::copy_to_device(block + n_neighbour, table.permutation.data(), n_permutation, "copying to the device ", what);
+    Device::copy_to_device(block + lanes_at, table.lane_sources.data(), n_lanes, "copying to the device ", what);
     table.device_view = {reinterpret_cast<const std::int32_t*>(block),
                          reinterpret_cast<const std::uint8_t*>(block + n_neighbour),
                          reinterpret_cast<const std::int32_t*>(block + lanes_at), table.nsimd};

@@ -14,11 +14,15 @@ namespace latte {
 struct CudaDevice {
   static void* allocate(std::size_t bytes, const std::string& what) { return cuda::allocate(bytes, what); }
   static void release(void* p) noexcept { cuda::release(p); }
-  static void copy_to_device(void* to, const void* from, std::size_t bytes, const std::string& what) {
-    cuda::check(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice), what);
+  // The message (doing + what) is put together only on failure: copies of
+  // halo buffers happen in every statement and must not allocate.
+  static void copy_to_device(void* to, const void* from, std::size_t bytes, const char* doing, const std::string& what) {
+    const cudaError_t status = cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice);
+    if (status != cudaSuccess) cuda::check(status, doing + what);
   }
-  static void copy_to_host(void* to, const void* from, std::size_t bytes, const std::string& what) {
-    cuda::check(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost), what);
+  static void copy_to_host(void* to, const void* from, std::size_t bytes, const char* doing, const std::string& what) {
+    const cudaError_t status = cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost);
+    if (status != cudaSuccess) cuda::check(status, doing + what);
   }
 };
 
