@@ -5,7 +5,7 @@
 # LIMIT is a number of executions per reader (default 100000) or a time per
 # reader in seconds with an s (e.g. 600s); READER is nersc or checkpoint
 # (default both). Inputs grow from the committed seeds (corpus/<reader>/) in
-# build/fuzz/corpus/<reader>/; an input that crashes, hangs (10 s), leaks or
+# build/fuzz/corpus/<reader>/; an input that crashes, hangs (30 s), leaks or
 # allocates more than 2 GiB is written to build/fuzz/crashes/<reader>/ and
 # the script stops with libFuzzer's report. Keep such an input, once the bug
 # is fixed, in tests/fuzz/crashes/<reader>/: the test suite replays it.
@@ -34,7 +34,10 @@ for reader in "${readers[@]}"; do
     "$root/tests/fuzz/fuzz_$reader.cpp" -o "$binary"
   mkdir -p "$out/corpus/$reader" "$out/crashes/$reader"
   echo "=== Latte fuzzing: $reader, ${limit_option[*]} ==="
-  OMP_NUM_THREADS=1 "$binary" "${limit_option[@]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+  # A time limit of 30 s per input, not 10: an input takes well under a
+  # second, but on a loaded machine a 10 s alarm fired spuriously (and
+  # libFuzzer's handler then deadlocked inside ASan's allocator).
+  OMP_NUM_THREADS=1 "$binary" "${limit_option[@]}" -timeout=30 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$out/crashes/$reader/" \
     "$out/corpus/$reader" "$root/tests/fuzz/corpus/$reader"
 done
