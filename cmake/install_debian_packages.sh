@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Install the Debian packages Latte needs that are not installed yet.
-# Sourced or run by examples/run_demo.sh and tests/run_all.sh.
+# Sourced or run by examples/run_demo.sh and tests/run_all.sh; with the
+# argument fuzz, by tests/fuzz/run_fuzzers.sh.
 set -euo pipefail
 
 latte_packages=(g++ make cmake ccache libgtest-dev libxsimd-dev librandom123-dev libeigen3-dev
                 libcli11-dev nlohmann-json3-dev libpng-dev libopenmpi-dev openmpi-bin)
+# "fuzz" (tests/fuzz/run_fuzzers.sh): clang's libFuzzer, its sanitizer
+# runtimes and its OpenMP.
+if [ "${1:-}" = fuzz ]; then
+  latte_packages+=(clang-14 libclang-rt-14-dev libomp-14-dev)
+fi
 
 missing=()
 for package in "${latte_packages[@]}"; do

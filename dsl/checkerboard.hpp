@@ -84,3 +84,8 @@ auto merge(A&& even_part, B&& odd_part) {
 }
 
 }  // namespace latte
+
+// Fields built from these expressions are assigned with statements: a file
+// that includes only this header can write them (included last: dsl/assign.hpp
+// needs the DSL headers this one is built on, complete).
+#include "dsl/assign.hpp"

@@ -24,7 +24,7 @@
 #include <utility>
 
 #include "lattice/errors.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"  // not lattice.hpp: it includes dsl/assign.hpp, which needs this file
 #include "lattice/tensor_ops.hpp"
 
 namespace latte {

@@ -46,3 +46,8 @@ template <class A, class B> requires LatticeOperands<A, B>
 auto operator>=(A&& a, B&& b) { return map<functors::GreaterEqual>(std::forward<A>(a), std::forward<B>(b)); }
 
 }  // namespace latte
+
+// Fields built from these expressions are assigned with statements: a file
+// that includes only this header can write them (included last: dsl/assign.hpp
+// needs the DSL headers this one is built on, complete).
+#include "dsl/assign.hpp"

@@ -55,3 +55,8 @@ template <class Backend = backend::Default, FieldOperand E>
 double minval(const E& e) { return reduce<MinCombine, Backend>(e); }
 
 }  // namespace latte
+
+// Fields built from these expressions are assigned with statements: a file
+// that includes only this header can write them (included last: dsl/assign.hpp
+// needs the DSL headers this one is built on, complete).
+#include "dsl/assign.hpp"

@@ -131,3 +131,8 @@ auto shift(A&& operand, int mu, int step) {
 }
 
 }  // namespace latte
+
+// Fields built from these expressions are assigned with statements: a file
+// that includes only this header can write them (included last: dsl/assign.hpp
+// needs the DSL headers this one is built on, complete).
+#include "dsl/assign.hpp"

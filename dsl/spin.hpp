@@ -32,3 +32,8 @@ template <class A> requires FieldOperand<std::remove_cvref_t<A>>
 auto gamma5(A&& psi) { return map<functors::Gamma<4>>(std::forward<A>(psi)); }
 
 }  // namespace latte
+
+// Fields built from these expressions are assigned with statements: a file
+// that includes only this header can write them (included last: dsl/assign.hpp
+// needs the DSL headers this one is built on, complete).
+#include "dsl/assign.hpp"

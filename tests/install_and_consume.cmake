@@ -14,7 +14,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${consumer_build} RESULT_VARIAB
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building against the installed Latte failed")
 endif()
-execute_process(COMMAND ${consumer_build}/consumer RESULT_VARIABLE rc)
+execute_process(COMMAND ${consumer_build}/consumer WORKING_DIRECTORY ${consumer_build} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the consumer program computed a wrong result")
 endif()

@@ -4,7 +4,8 @@
 # emulated device memory (simt-device: the cuda backend's residency tracking,
 # checked on the CPU) and, where nvcc is installed (/usr/local/cuda), the cuda
 # build. Choose others with LATTE_TEST_CONFIGS, e.g.
-# "native scalar avx2 avx512 simt simt-device cuda".
+# "native scalar avx2 avx512 simt simt-device cuda asan" (asan: the native
+# build under Address-, Leak- and UndefinedBehaviorSanitizer, see below).
 # The cuda build's tests need an NVIDIA GPU: without one it is compiled only;
 # a SIMD width the CPU lacks (avx512 on an AVX2 machine) is compiled only too.
 # Every configuration that runs runs its suite twice: as it is, and with
@@ -25,15 +26,32 @@ fi
 configs=${LATTE_TEST_CONFIGS:-$default_configs}
 jobs=${LATTE_JOBS:-$(nproc)}
 
+# The asan configuration (not in the default set): the native build under
+# AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer, at -O1.
+# Any report fails its test: UBSan does not recover, and LSan reports leaks
+# at exit except Open MPI's own (tests/sanitizers/lsan_suppressions.txt).
+# The options are exported for the whole run, as the test discovery at
+# build time runs the test programs too.
+sanitizer_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+sanitizer_environment=(
+  "ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+  "LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan_suppressions.txt:print_suppressions=0"
+  "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"
+)
+
 for config in $configs; do
   case "$config" in
     simt) options=(-DLATTE_BACKEND=simt -DLATTE_SIMD=native) ;;
     simt-device) options=(-DLATTE_BACKEND=simt -DLATTE_SIMD=native -DLATTE_EMULATE_DEVICE_MEMORY=ON) ;;
     cuda) options=(-DLATTE_BACKEND=cuda -DCMAKE_CUDA_COMPILER="$nvcc") ;;
+    asan) options=(-DLATTE_BACKEND=cpu -DLATTE_SIMD=native -DLATTE_BUILD_BENCHMARKS=OFF
+                   "-DCMAKE_CXX_FLAGS=$sanitizer_flags" "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g"
+                   "-DCMAKE_EXE_LINKER_FLAGS=$sanitizer_flags") ;;
     native | scalar | avx2 | avx512 | sse2) options=(-DLATTE_BACKEND=cpu -DLATTE_SIMD="$config") ;;
     *) echo "unknown test configuration '$config'" >&2; exit 2 ;;
   esac
   build="$root/build/test-$config"
+  if [ "$config" = asan ]; then export "${sanitizer_environment[@]}"; fi
   echo "=== Latte tests: configuration '$config' (${options[*]}) ==="
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
   cmake --build "$build" -j "$jobs"

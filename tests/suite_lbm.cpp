@@ -4,3 +4,4 @@
 #include "test_lbm_layouts.cpp"
 #include "test_lbm_io.cpp"
 #include "test_lbm_duct.cpp"
+#include "test_fuzz_regression_checkpoint.cpp"

@@ -4,3 +4,4 @@
 #include "test_cg.cpp"
 #include "test_even_odd.cpp"
 #include "test_gauge_io.cpp"
+#include "test_fuzz_regression_nersc.cpp"

@@ -175,5 +175,34 @@ TEST(NerscGaugeFile, DamagedOrForeignFilesAreClearErrors) {
   std::filesystem::remove(damaged);
 }
 
+// A header as a writer would make it, with the given extents and no links.
+std::string header_with_extents(const std::string& d1, const std::string& d2, const std::string& d3,
+                                const std::string& d4) {
+  return "BEGIN_HEADER\nDATATYPE = 4D_SU3_GAUGE_3x3\nDIMENSION_1 = " + d1 + "\nDIMENSION_2 = " + d2 +
+         "\nDIMENSION_3 = " + d3 + "\nDIMENSION_4 = " + d4 +
+         "\nFLOATING_POINT = IEEE64BIG\nCHECKSUM = 0\nEND_HEADER\n";
+}
+
+TEST(NerscGaugeFile, ImplausibleSizesAreRefusedBeforeUse) {
+  const std::string path = temp_path("sizes.nersc");
+  // Each extent is allowed alone, but 10^24 sites overflow a 64-bit byte count.
+  write_bytes(path, header_with_extents("1000000", "1000000", "1000000", "1000000"));
+  EXPECT_NE(error_of<GaugeFileError>([&] { read_nersc_header(path); }).find("too large a lattice"), std::string::npos);
+  GaugeField<double> U(Geometry({4, 4, 4, 4}));
+  EXPECT_NE(error_of<GaugeFileError>([&] { read_nersc(U, path); }).find("too large a lattice"), std::string::npos);
+  for (const char* extent : {"0", "-4", "2.5", "1e7", "nan", "inf", "4x"}) {
+    write_bytes(path, header_with_extents("4", extent, "4", "4"));
+    EXPECT_THROW(read_nersc_header(path), GaugeFileError) << extent;
+  }
+  // The largest lattice whose bytes fit is accepted as a header (its links
+  // are then missing: a truncated file, not an overflow).
+  write_bytes(path, header_with_extents("1000000", "1000000", "16", "1"));
+  EXPECT_EQ(read_nersc_header(path).data_bytes(), std::int64_t{1000000} * 1000000 * 16 * 4 * 18 * 8);
+  // A header line as long as the file is refused without reading it whole.
+  write_bytes(path, "BEGIN_HEADER\nDATATYPE = " + std::string(100000, 'x') + "\nEND_HEADER\n");
+  EXPECT_NE(error_of<GaugeFileError>([&] { read_nersc_header(path); }).find("longer than"), std::string::npos);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace latte::testing

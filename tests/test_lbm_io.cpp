@@ -1,7 +1,9 @@
 // Checkpoint/restart resumes a run bit for bit, and a damaged or mismatched
 // checkpoint is refused; the VTK writer writes every site of every array.
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -76,6 +78,33 @@ TEST(LbmCheckpoint, DamagedOrMismatchedFilesAreRefused) {
   Simulation<D2Q9, float, Trt, VectorWidth> other_precision(g, Parameters{});
   EXPECT_THROW(read_checkpoint(other_precision, path), std::runtime_error);
   EXPECT_NO_THROW(read_checkpoint(target, path));
+  std::filesystem::remove(path);
+}
+
+TEST(LbmCheckpoint, NegativeTimeStepIsRefusedEvenWithAMatchingChecksum) {
+  const Geometry g({16, 16});
+  Sim sim = make_cavity(g);
+  const std::string path = temp_path("negative_time.chk");
+  write_checkpoint(sim, path);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // The time step sits just before the populations; the checksum covers
+  // everything before its own 8 bytes and is recomputed to match.
+  const std::size_t time_at = 8 + 4 + 8 + 4 + 4 + 2 * 4;
+  const std::int64_t negative = -5;
+  std::memcpy(&bytes[time_at], &negative, 8);
+  Fnv1a hash;
+  hash.add(bytes.data(), bytes.size() - 8);
+  const std::uint64_t checksum = hash.value();
+  std::memcpy(&bytes[bytes.size() - 8], &checksum, 8);
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  Sim target = make_cavity(g);
+  EXPECT_NE(error_of<std::runtime_error>([&] { read_checkpoint(target, path); }).find("time step -5"),
+            std::string::npos);
+  EXPECT_EQ(target.time(), 0);
   std::filesystem::remove(path);
 }
 

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -101,7 +102,9 @@ void write_checkpoint(const Sim& sim, const std::string& path) {
 }
 
 // Restores populations and time step; the simulation must have the same
-// velocity set, precision and lattice as the one that wrote the file.
+// velocity set, precision and lattice as the one that wrote the file. A file
+// that is not such a checkpoint is a std::runtime_error naming it, whatever
+// its bytes (the file is untrusted: nothing in it is used before checking).
 template <class Sim>
 void read_checkpoint(Sim& sim, const std::string& path) {
   using R = typename Sim::real_type;
@@ -117,6 +120,11 @@ void read_checkpoint(Sim& sim, const std::string& path) {
   if (header != detail::checkpoint_header(sim, time))
     throw std::runtime_error("lbm: checkpoint " + path +
                              " was written by a different simulation (velocity set, precision or lattice)");
+  // The time step is the one header field not compared with the simulation:
+  // a count, so never negative, and it must fit the simulation's clock.
+  if (time < 0 || time > std::numeric_limits<long>::max())
+    throw std::runtime_error("lbm: checkpoint " + path + " holds time step " + std::to_string(time) +
+                             ", which is not a count of steps (corrupt)");
   std::vector<R> data(static_cast<std::size_t>(sim.geometry().volume()) * Q);
   std::uint64_t stored = 0;
   if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size() * sizeof(R))) ||

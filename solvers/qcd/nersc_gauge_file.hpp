@@ -39,6 +39,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <istream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -67,6 +69,8 @@ struct NerscHeader {
   bool big_endian = true;
   std::streamoff data_offset = 0;             // first byte after END_HEADER's line
 
+  // read_nersc_header refuses extents whose data_bytes() would not fit in
+  // 64 bits, so these never overflow for a header it returned.
   std::int64_t volume() const {
     std::int64_t v = 1;
     for (int extent : extents) v *= extent;
@@ -84,6 +88,24 @@ inline std::string trim(const std::string& s) {
 }
 
 inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+// Header lines are short ("KEY = value"); a longer one is binary data or
+// garbage, and reading it whole could take as much memory as the file.
+inline constexpr std::size_t max_header_line = 4096;
+
+// std::getline with a length limit: false at the end of the file, throws on
+// a line longer than max_header_line.
+inline bool read_header_line(std::istream& in, std::string& line, int number, const std::string& path) {
+  line.clear();
+  for (int c = in.get(); c != std::char_traits<char>::eof(); c = in.get()) {
+    if (c == '\n') return true;
+    if (line.size() == max_header_line)
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": header line " + std::to_string(number) +
+                           " is longer than " + std::to_string(max_header_line) + " bytes (not a NERSC header)");
+    line.push_back(static_cast<char>(c));
+  }
+  return !line.empty();
+}
 
 template <class Word>
 Word byte_swapped(Word w) {
@@ -226,10 +248,10 @@ inline NerscHeader read_nersc_header(const std::string& path) {
   if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + quoted(path));
   NerscHeader header;
   std::string line;
-  if (!std::getline(in, line) || trim(line) != "BEGIN_HEADER")
+  if (!nersc_detail::read_header_line(in, line, 1, path) || trim(line) != "BEGIN_HEADER")
     throw GaugeFileError("Latte: " + quoted(path) + " is not a NERSC gauge file (its first line is not BEGIN_HEADER)");
   bool ended = false;
-  for (int number = 2; std::getline(in, line); ++number) {
+  for (int number = 2; nersc_detail::read_header_line(in, line, number, path); ++number) {
     if (trim(line) == "END_HEADER") {
       ended = true;
       break;
@@ -278,6 +300,17 @@ inline NerscHeader read_nersc_header(const std::string& path) {
                            " is not a lattice extent");
     header.extents.push_back(static_cast<int>(extent));
   }
+  // Each extent is plausible; their product must be too: four extents of
+  // 10^6 are 10^24 sites, whose byte count overflows 64 bits.
+  constexpr std::int64_t max_bytes_per_site = 4 * 3 * 3 * 2 * 8;
+  constexpr std::int64_t max_sites = std::numeric_limits<std::int64_t>::max() / max_bytes_per_site;
+  std::int64_t sites = 1;
+  for (int extent : header.extents) {
+    if (sites > max_sites / extent)
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": DIMENSION_1..4 = " + to_string(header.extents) +
+                           " is too large a lattice (its links would need more than 2^63 bytes)");
+    sites *= extent;
+  }
   return header;
 }
 
@@ -294,6 +327,7 @@ NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
                            to_string(geometry.dims()));
 
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + quoted(path));
   in.seekg(0, std::ios::end);
   const std::int64_t found = static_cast<std::int64_t>(in.tellg()) - header.data_offset;
   if (found != header.data_bytes())

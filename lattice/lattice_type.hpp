@@ -1,0 +1,146 @@
+#pragma once
+// Lattice<T>: a field of site tensors T over a Geometry, with aligned storage
+// in the virtual-node layout of its SIMD width. Assigning an expression to it
+// is one statement of the DSL: one fused pass over the lattice (dsl/assign.hpp
+// supplies latte::assign, found when the template is instantiated).
+// The DSL's own headers include this file, which does not include
+// dsl/assign.hpp (that needs them: a cycle); users include
+// lattice/lattice.hpp, which adds it.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "backends/memory.hpp"
+#include "lattice/field_view.hpp"
+#include "lattice/geometry.hpp"
+#include "lattice/simd_width.hpp"
+#include "lattice/tensor.hpp"
+
+namespace latte {
+
+// The assignment functors: one entry point, the operator is the only thing
+// that differs between =, += and -=.
+struct AssignSet {
+  static constexpr bool reads_destination = false;
+  template <class D, class V> LATTE_INLINE static D apply(const D&, const V& v) { return D(v); }
+};
+struct AssignAdd {
+  static constexpr bool reads_destination = true;
+  template <class D, class V> LATTE_INLINE static D apply(const D& d, const V& v) { return d + v; }
+};
+struct AssignSubtract {
+  static constexpr bool reads_destination = true;
+  template <class D, class V> LATTE_INLINE static D apply(const D& d, const V& v) { return d - v; }
+};
+struct AssignMultiply {
+  static constexpr bool reads_destination = true;
+  template <class D, class V> LATTE_INLINE static D apply(const D& d, const V& v) { return d * v; }
+};
+
+// `field = zero;` clears a field of any site type.
+struct ZeroTag {};
+inline constexpr ZeroTag zero{};
+
+template <class T> T zero_value() {
+  T value;
+  for_each_leaf([](auto& x) { x = 0; }, value);
+  return value;
+}
+
+// Tag for a field whose storage is allocated but not yet written: only for a
+// statement about to overwrite every site (copies, fresh results).
+struct Uninitialized {};
+
+template <class E> concept HasExpressionTag = std::remove_cvref_t<E>::is_latte_expression;
+
+template <class T, class Width = DefaultWidth>
+class Lattice {
+ public:
+  using value_type = T;
+  using real_type = real_of_t<T>;
+  using width_type = Width;
+  static constexpr int nsimd = Width::template lanes<real_type>;
+  static constexpr int site_words = words_v<T>;
+  using view_type = FieldView<T, nsimd>;
+
+  explicit Lattice(const Geometry& geometry) : Lattice(geometry, Uninitialized{}) {
+    assign(*this, zero, AssignSet{});  // defined contents, first touched in the loops' thread order
+  }
+  Lattice(const Geometry& geometry, Uninitialized)
+      : geometry_(geometry),
+        layout_(&geometry.layout(nsimd)),
+        storage_(static_cast<std::size_t>(layout_->outer_volume()) * site_words * nsimd * sizeof(real_type), [this] {
+          return "a field of " + std::to_string(site_words) + (sizeof(real_type) == 8 ? " doubles" : " floats") +
+                 " per site on " + layout_->describe();
+        }) {}
+  // One pass: the copy is the first touch.
+  Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) { assign(*this, other, AssignSet{}); }
+  Lattice(Lattice&& other) noexcept = default;
+  ~Lattice() = default;
+
+  Lattice& operator=(const Lattice& other) {
+    if (this != &other) assign(*this, other, AssignSet{});
+    return *this;
+  }
+  Lattice& operator=(Lattice&& other) {
+    if (!layout_->same_as(*other.layout_)) assign(*this, other, AssignSet{});  // reports the mismatch
+    storage_.swap(other.storage_);
+    return *this;
+  }
+
+  // An expression, a field or a constant (broadcast to every site).
+  template <class E> Lattice& operator=(const E& e) { assign(*this, e, AssignSet{}); return *this; }
+  template <class E> Lattice& operator+=(const E& e) { assign(*this, e, AssignAdd{}); return *this; }
+  template <class E> Lattice& operator-=(const E& e) { assign(*this, e, AssignSubtract{}); return *this; }
+  template <class E> Lattice& operator*=(const E& e) { assign(*this, e, AssignMultiply{}); return *this; }
+
+  const Geometry& geometry() const { return geometry_; }
+  const SiteLayout& layout() const { return *layout_; }
+  std::int64_t outer_volume() const { return layout_->outer_volume(); }  // on this rank
+  std::int64_t volume() const { return geometry_.volume(); }            // sites of the whole lattice
+  std::int64_t local_volume() const { return layout_->volume(); }       // sites on this rank
+  std::size_t bytes() const { return storage_.bytes(); }
+
+  // The field as an expression leaf, not yet bound to a memory side: the
+  // statement that evaluates it binds it (FieldView::bind).
+  view_type node() const { return {nullptr, layout_, &storage_, 0}; }
+
+  // The field's data on the host, for host-side loops over sites (I/O,
+  // initialisation, peek/poke). Ask for the access you need: read brings the
+  // newest values to the host; write promises to overwrite every site;
+  // read_write for anything else. On a device backend, a writing view makes
+  // the device copy stale until the next statement moves it back.
+  view_type host_view(Access access = Access::read) const {
+    view_type view = node();
+    view.bind(MemorySide::host, access);
+    return view;
+  }
+
+  // The identity that statements' aliasing checks compare with.
+  const void* storage_identity() const { return &storage_; }
+
+  // Exchange contents with another field of the same geometry (O(1)); used
+  // by two-lattice schemes and by statements that must not write a field they
+  // still read at neighbouring sites.
+  void swap(Lattice& other) {
+    if (!layout_->same_as(*other.layout_))
+      throw GeometryMismatch("Latte: cannot swap fields on " + layout_->describe() + " and " +
+                             other.layout_->describe());
+    storage_.swap(other.storage_);
+  }
+
+ private:
+  Geometry geometry_;
+  const SiteLayout* layout_;
+  mutable FieldMemory storage_;  // const fields still move between memory sides
+};
+
+template <class T> struct is_lattice : std::false_type {};
+template <class T, class W> struct is_lattice<Lattice<T, W>> : std::true_type {};
+template <class T> inline constexpr bool is_lattice_v = is_lattice<std::remove_cvref_t<T>>::value;
+
+}  // namespace latte
