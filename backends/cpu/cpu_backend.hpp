@@ -100,7 +100,10 @@ struct Cpu {
           const std::int64_t end = begin + reduction_block_sites < count ? begin + reduction_block_sites : count;
           auto acc = cpu::start_vector_accumulators<Combine, Vector>();
           for (std::int64_t i = begin; i < end; ++i) per_site(acc, i);
-          cpu::vector_merge_into<Combine>(mine, acc);
+          // Merged from a copy, so that acc's address never escapes and the
+          // compiler can keep its vectors in registers through the loop.
+          const Vector done = acc;
+          cpu::vector_merge_into<Combine>(mine, done);
         },
         [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
   }

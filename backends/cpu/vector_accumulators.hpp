@@ -34,9 +34,14 @@ class DoubleVectorSum {
   using U = xsimd::batch<std::uint64_t, typename D::arch_type>;
   static constexpr int folds = ReproducibleSum::folds;
 
+  // The rare path takes and returns a copy: were it called on *this, the
+  // accumulator's address would escape and its vectors would live in memory
+  // (a store-to-load chain per term); this way they stay in registers.
   LATTE_INLINE void add(const D& x) {
-    if (!xsimd::all(xsimd::abs(x) <= D(limit_))) [[unlikely]]
-      return add_outside_window(x);
+    if (!xsimd::all(xsimd::abs(x) <= D(limit_))) [[unlikely]] {
+      *this = with_outside_window(*this, x);
+      return;
+    }
     add_in_window(x);
   }
 
@@ -68,7 +73,11 @@ class DoubleVectorSum {
 
   // Rare: a term beyond the window, NaN or overflowing. Flag the lanes that
   // cannot be summed (they then add zero) and move the window up to the rest.
-  [[gnu::noinline]] void add_outside_window(const D& x) {
+  [[gnu::noinline]] static DoubleVectorSum with_outside_window(DoubleVectorSum sum, const D& x) {
+    sum.add_outside_window(x);
+    return sum;
+  }
+  void add_outside_window(const D& x) {
     alignas(64) double lanes[Lanes];
     x.store_aligned(lanes);
     int wanted = level_;
