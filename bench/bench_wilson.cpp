@@ -1,6 +1,6 @@
 // Wilson Dslash and one CG iteration, judged against STREAM triad.
 //
-// Models per lattice site (REFERENCE.md), F = sizeof(real):
+// Models per lattice site, F = sizeof(real):
 //   Dslash:        1320 flops; bytes = 8 links + 1 input spinor + 1 output
 //                  spinor = (8 * 18 + 24 + 24) F = 192 F (neighbour spinors
 //                  counted once: perfect reuse; backward links counted again)

@@ -1,5 +1,5 @@
 #pragma once
-// One JSON line per benchmark result, with the fields DESIGN.md §6 fixes (in
+// One JSON line per benchmark result, with a fixed set of fields (in
 // that order) and then any extras. Derived figures (gflops, gbytes_per_s,
 // fraction_of_stream) are computed here from the raw time, flop and byte
 // counts, so that every benchmark derives them the same way.

@@ -1,4 +1,4 @@
-// The virtual-node layout (DESIGN.md §2): the map between global sites and
+// The virtual-node layout: the map between global sites and
 // (outer site, lane), the default lane grid, the shift tables, and the site
 // numbering that random fields and masks rely on. Expected values come from
 // the design's formulas, re-derived here with helpers that share no code with

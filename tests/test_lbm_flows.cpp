@@ -1,4 +1,4 @@
-// Lattice-Boltzmann flows with analytic solutions (REFERENCE.md):
+// Lattice-Boltzmann flows with analytic solutions:
 // force-driven Poiseuille flow with half-way bounce-back walls (second-order
 // convergence with BGK, exact with TRT's magic parameter 3/16), in D2Q9 and
 // D3Q19; Couette flow under a moving wall; and the decay of the 2-D

@@ -14,7 +14,7 @@
 // nothing; backward: after multiplying by U^+ at the neighbour, so U(x - mu)
 // is read where it lives), multiplies by the link and reconstructs; the sum
 // over the 8 terms is one fused pass over the lattice.
-// Flops per site (REFERENCE.md): Dslash 8 x (12 + 2 x 66) + 7 x 24 = 1320;
+// Flops per site: Dslash 8 x (12 + 2 x 66) + 7 x 24 = 1320;
 // M adds 3 x 24 for (4 + m) psi - 1/2 Dslash psi: 1392.
 
 #include "dsl/latte.hpp"
