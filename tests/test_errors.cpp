@@ -1,5 +1,5 @@
-// Bad input gets a clear error, never a crash or a silent wrong answer
-//. Each case checks the exception type and that the message
+// Bad input gets a clear error, never a crash or a silent wrong answer.
+// Each case checks the exception type and that the message
 // names what was wrong (the extents, the lane grid or the coordinate), since
 // a bare "invalid argument" leaves the user to guess which field or lattice.
 
