@@ -18,4 +18,5 @@
 #include "lattice/lattice.hpp"
 #include "lattice/peek_poke.hpp"
 #include "lattice/random.hpp"
+#include "lattice/report_file.hpp"
 #include "lattice/site_types.hpp"

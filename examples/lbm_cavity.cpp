@@ -20,7 +20,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -133,7 +132,7 @@ int run(const Options& opt) {
   cu.push_back(1.0);  // the lid
   cv.push_back(0.0);
   {
-    std::ofstream fu(opt.out + "/centerline_u.csv"), fv(opt.out + "/centerline_v.csv");
+    ReportFile fu(opt.out + "/centerline_u.csv"), fv(opt.out + "/centerline_v.csv");
     fu << "y,u\n";
     fv << "x,v\n";
     fu.precision(10);
@@ -181,6 +180,7 @@ int run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
   CLI::App app{"Lattice-Boltzmann lid-driven cavity (D2Q9), run to steady state"};
   app.add_option("--re", opt.re, "Reynolds number U n / nu")->capture_default_str();

@@ -35,7 +35,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -155,7 +154,7 @@ int run(const Options& opt) {
               blockage, U, nu, p.tau);
 
   std::filesystem::create_directories(opt.out);
-  std::ofstream csv(opt.out + "/forces.csv");
+  ReportFile csv(opt.out + "/forces.csv");
   csv << "step,cd,cl\n";
   const long measure_from = static_cast<long>(std::lround((1.0 - opt.measure) * static_cast<double>(opt.steps)));
   const double to_coefficient = 2.0 / (U * U * D);
@@ -223,6 +222,7 @@ int run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
   CLI::App app{"Lattice-Boltzmann flow past a cylinder in a channel (D2Q9 TRT): drag, lift, Strouhal number"};
   app.add_option("--re", opt.re, "Reynolds number U D / nu (U: mean inflow speed)")->capture_default_str();

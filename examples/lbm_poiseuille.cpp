@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -108,7 +107,7 @@ int run(const Options& opt) {
     return D == 2 ? static_cast<std::size_t>(z) * dims[0]
                   : (static_cast<std::size_t>(z) * dims[1] + static_cast<std::size_t>(y)) * dims[0];
   };
-  std::ofstream csv(opt.out + "/profile.csv");
+  ReportFile csv(opt.out + "/profile.csv");
   csv.precision(12);
   double error2 = 0, norm2_exact = 0;
   auto record = [&](double measured, double exact) {
@@ -156,6 +155,7 @@ int run_model(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
   CLI::App app{"Lattice-Boltzmann Poiseuille flow (D2Q9 channel, D3Q19 plates or square duct) against theory"};
   app.add_option("--dim", opt.dim, "2 (D2Q9) or 3 (D3Q19)")->check(CLI::IsMember({2, 3}))->capture_default_str();

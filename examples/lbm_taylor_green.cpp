@@ -102,6 +102,7 @@ int run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
   CLI::App app{"Lattice-Boltzmann Taylor-Green vortex (D2Q9): decay rate against exp(-2 nu k^2 t)"};
   app.add_option("--n", opt.n, "lattice extent (n x n, periodic)")->check(CLI::Range(8, 8192))->capture_default_str();

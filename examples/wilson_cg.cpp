@@ -91,6 +91,7 @@ int run(const Options& options) {
 }
 
 int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   CLI::App app{"Wilson-Dirac solve with conjugate gradient, written in Latte"};
   Options options;
   app.add_option("--lattice", options.lattice, "extents x y z t")->expected(4);

@@ -19,12 +19,22 @@
 //   --force-communication all  shifts go through halos even within one rank
 //                              (or a mask such as 0.0.1.1)
 //   --no-overlap               exchange halos before computing any site
+//   --all-ranks-print          keep the standard output of every rank
+//
+// A report is printed once: on ranks other than 0 the standard output goes
+// to /dev/null (as Grid's and Chroma's messages print on rank 0 only), so a
+// program's printf and std::cout need no rank test and print the same under
+// mpirun as on one rank. Standard error stays open on every rank: an error
+// is not hidden because another rank did not have it. LATTE_ALL_RANKS_PRINT=1
+// in the environment is the same as --all-ranks-print.
 //
 // If an exception leaves the Environment's scope, or reaches std::terminate,
 // on any rank, the whole job is aborted with the message (MPI_Abort): the
 // other ranks may be waiting for this one in a collective, and a job must
 // not hang.
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -39,8 +49,12 @@ class Environment {
   Environment(int& argc, char**& argv) {
     comms::initialize(&argc, &argv);
     read_flags(argc, argv);
+    quiet_other_ranks();
   }
-  Environment() { comms::initialize(nullptr, nullptr); }
+  Environment() {
+    comms::initialize(nullptr, nullptr);
+    quiet_other_ranks();
+  }
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
   ~Environment() {
@@ -55,6 +69,20 @@ class Environment {
   bool is_root() const { return rank() == 0; }
 
  private:
+  static bool& all_ranks_print() {
+    static bool all = [] {
+      const char* v = std::getenv("LATTE_ALL_RANKS_PRINT");
+      return v && std::string(v) != "0";
+    }();
+    return all;
+  }
+  static void quiet_other_ranks() {
+    if (world_communicator().rank() == 0 || all_ranks_print()) return;
+    std::fflush(stdout);
+    if (!std::freopen("/dev/null", "w", stdout))
+      std::fprintf(stderr, "Latte: rank %d could not silence its standard output\n", world_communicator().rank());
+  }
+
   static void read_flags(int& argc, char** argv) {
     DecompositionDefaults& defaults = DecompositionDefaults::instance();
     int kept = 1;
@@ -70,6 +98,8 @@ class Environment {
           parse_dotted(defaults.force_communication, "the forced-communication mask (--force-communication)");
       } else if (std::strcmp(flag, "--no-overlap") == 0) {
         defaults.overlap = false;
+      } else if (std::strcmp(flag, "--all-ranks-print") == 0) {
+        all_ranks_print() = true;
       } else {
         argv[kept++] = argv[i];
       }

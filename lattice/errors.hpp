@@ -28,4 +28,11 @@ struct CommunicationError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file that cannot be opened, read or written (the operating system's or
+// MPI-IO's reason follows the path). Readers of particular formats turn it
+// into their own error type with the same message.
+struct FileAccessError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace latte

@@ -2,3 +2,4 @@
 // at one rank in the ordinary suite and under mpirun.
 #include "test_decomposition.cpp"
 #include "test_decomposition_physics.cpp"
+#include "test_decomposition_files.cpp"

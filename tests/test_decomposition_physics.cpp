@@ -179,22 +179,5 @@ TEST(DecompositionPhysics, HundredStepsOfD3Q19WithForceAndObstacle) {
   });
 }
 
-// Until files are read and written in parallel, the formats that hold a whole
-// lattice refuse one spread over ranks, on every rank, with the grid named.
-TEST(DecompositionPhysics, FilesOfTheWholeLatticeRefuseOneSpreadOverRanks) {
-  if (world().size() == 1) GTEST_SKIP() << "one rank holds the whole lattice";
-  const Geometry g = decomposed(lattice4, default_process_grid(lattice4, world().size()));
-  GaugeField<double> U(g);
-  const std::string path = "decomposition_refused_" + std::to_string(world().rank()) + ".nersc";
-  const std::string written = error_of<LayoutError>([&] { write_nersc(U, path); });
-  EXPECT_NE(written.find("process grid " + to_string(g.process_grid())), std::string::npos) << written;
-  const std::string read = error_of<LayoutError>([&] { read_nersc(U, path); });
-  EXPECT_NE(read.find("needs the whole lattice in one process"), std::string::npos) << read;
-  lbm::Simulation<lbm::D3Q19> sim(decomposed({8, 8, 8}, default_process_grid({8, 8, 8}, world().size())), {});
-  const std::string checkpoint = error_of<LayoutError>([&] { lbm::write_checkpoint(sim, path); });
-  EXPECT_NE(checkpoint.find("write_checkpoint"), std::string::npos) << checkpoint;
-  EXPECT_FALSE(std::ifstream(path).good()) << "nothing was written";
-}
-
 }  // namespace
 }  // namespace latte::testing

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -111,10 +112,24 @@ inline void finalize() {
 // Start MPI if this process was launched by an MPI launcher and MPI is not
 // running yet (argc/argv may be null). Statements call MPI from the thread
 // that issues them only: MPI_THREAD_FUNNELED.
+// Open MPI 4.1 and 5.0 come with MPI-IO (OMPIO) whose data sieving
+// corrupts collective writes of many small pieces now and then (Open MPI
+// issue 12718: a rank's bytes overwritten by an aggregator's stale copy;
+// seen here as one checkpoint in two differing from one rank's). Unless the
+// user chose otherwise, sieving is switched off before MPI starts; the
+// parallel files write whole rows of a block, for which it gains nothing.
+inline void avoid_known_mpi_io_faults() {
+#if defined(OMPI_MAJOR_VERSION) && (OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION >= 1 || OMPI_MAJOR_VERSION == 5)
+  setenv("OMPI_MCA_fbtl_posix_write_datasieving", "0", /*overwrite=*/0);
+  setenv("OMPI_MCA_fbtl_posix_read_datasieving", "0", /*overwrite=*/0);
+#endif
+}
+
 inline void initialize(int* argc, char*** argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (initialized || !launched_by_mpi()) return;
+  avoid_known_mpi_io_faults();
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   mpi_state().initialized_here = true;
@@ -182,6 +197,12 @@ class Communicator {
     if (!alone()) comms::check(MPI_Cart_coords(comm_, rank(), dimensions, c.data()), "MPI_Cart_coords");
     return c;
   }
+  // The place of another rank.
+  Coordinate coordinates_of(int other, int dimensions) const {
+    Coordinate c(dimensions, 0);
+    if (!alone()) comms::check(MPI_Cart_coords(comm_, other, dimensions, c.data()), "MPI_Cart_coords");
+    return c;
+  }
   // The rank at a place of the (periodic) process grid.
   int rank_at(const Coordinate& place) const {
     if (alone()) return 0;
@@ -220,6 +241,26 @@ class Communicator {
   void barrier() const {
     if (!alone()) comms::check(MPI_Barrier(comm_), "MPI_Barrier");
   }
+  // Every rank passes its failure (empty: none); every rank gets the same
+  // answer, the failure of the lowest-numbered rank that failed (empty if
+  // none did), so that all ranks can throw the same error together.
+  std::string first_failure(const std::string& mine) const {
+    if (alone()) return mine;
+    std::vector<int> failed(static_cast<std::size_t>(size()));
+    const int me = mine.empty() ? 0 : 1;
+    all_gather(&me, sizeof me, failed.data());
+    int source = -1;
+    for (std::size_t r = 0; r < failed.size() && source < 0; ++r)
+      if (failed[r]) source = static_cast<int>(r);
+    if (source < 0) return {};
+    std::uint64_t length = mine.size();
+    broadcast(&length, sizeof length, source);
+    std::string message(static_cast<std::size_t>(length), '\0');
+    if (rank() == source) message = mine;
+    broadcast(message.data(), message.size(), source);
+    return message;
+  }
+  MPI_Comm handle() const { return comm_; }
 
  private:
   static int count_of(std::size_t bytes) {

@@ -29,6 +29,7 @@ class Communicator {
   std::string describe() const { return "one rank (a build without MPI)"; }
 
   Coordinate coordinates(int dimensions) const { return Coordinate(dimensions, 0); }
+  Coordinate coordinates_of(int, int dimensions) const { return Coordinate(dimensions, 0); }
   int rank_at(const Coordinate&) const { return 0; }
 
   void receive_async(void*, std::size_t, int source, int, Requests&) const { no_peer(source); }
@@ -38,6 +39,7 @@ class Communicator {
   void broadcast(void*, std::size_t, int) const {}
   bool all_true(bool value) const { return value; }
   void barrier() const {}
+  std::string first_failure(const std::string& mine) const { return mine; }
 
  private:
   [[noreturn]] static void no_peer(int rank) {

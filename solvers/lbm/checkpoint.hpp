@@ -1,17 +1,26 @@
 #pragma once
 // Checkpoint/restart of a simulation's populations, so a killed run resumes
 // exactly where it stopped (bit for bit: the populations are the whole state
-// of the two-lattice scheme besides the time step).
+// of the two-lattice scheme besides the time step), on the same or on a
+// different number of ranks.
 //
-// File layout (little-endian host order):
+// File layout, version 2 (little-endian host order):
 //   "LATTELBM" | u32 version | char[8] velocity set | u32 sizeof(real) |
 //   u32 d | i32 extents[d] | i64 time step | reals, site-major in global
-//   lexicographic order (x fastest), Q per site | u64 FNV-1a checksum of
-//   everything before it.
-// Files are written to path.tmp and renamed, so a kill during the write
-// leaves the previous checkpoint intact. Reading checks every header field
-// and the checksum: a truncated or corrupted file is an error, never a
-// silent restart from wrong data.
+//   lexicographic order (x fastest), Q per site | u64 checksum.
+// The checksum is FNV-1a of the header plus, modulo 2^64, the sum over
+// sites of FNV-1a of (the site's u64 global index, its Q reals): a sum, so
+// each rank hashes its own block and the file is the same bytes for any
+// number of ranks, and a site's index in its hash catches records that
+// changed places. Version 1 (FNV-1a of all bytes in order, a sequential
+// hash) is still read on one rank.
+//
+// Every rank writes and reads its own block (collective MPI-IO; stdio on
+// one rank). Files are written to path.tmp and renamed, so a kill during
+// the write leaves the previous checkpoint intact. Reading checks every
+// header field and the checksum before it changes the populations: a
+// truncated or corrupted file is an error on every rank, never a silent
+// restart from wrong data.
 
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/comms/shared_file.hpp"
+#include "lattice/block_slices.hpp"
 #include "lattice/site_walk.hpp"
 #include "solvers/lbm/simulation.hpp"
 
@@ -41,11 +52,11 @@ class Fnv1a {
 
 namespace detail {
 inline constexpr char checkpoint_magic[8] = {'L', 'A', 'T', 'T', 'E', 'L', 'B', 'M'};
-inline constexpr std::uint32_t checkpoint_version = 1;
+inline constexpr std::uint32_t checkpoint_version = 2;
 
 // The header as bytes, so writing and checking share one definition.
 template <class Sim>
-std::vector<char> checkpoint_header(const Sim& sim, std::int64_t time) {
+std::vector<char> checkpoint_header(const Sim& sim, std::int64_t time, std::uint32_t version = checkpoint_version) {
   using VS = typename Sim::velocity_set;
   // Appended byte by byte into reserved space (GCC 12 warns falsely about
   // vector<char>::insert of a range here).
@@ -55,7 +66,7 @@ std::vector<char> checkpoint_header(const Sim& sim, std::int64_t time) {
     for (std::size_t k = 0; k < n; ++k) h.push_back(static_cast<const char*>(p)[k]);
   };
   put(checkpoint_magic, 8);
-  put(&checkpoint_version, 4);
+  put(&version, 4);
   char name[8] = {};
   std::strncpy(name, VS::name, 7);
   put(name, 8);
@@ -69,59 +80,38 @@ std::vector<char> checkpoint_header(const Sim& sim, std::int64_t time) {
   put(&time, 8);
   return h;
 }
-}  // namespace detail
-
-template <class Sim>
-void write_checkpoint(const Sim& sim, const std::string& path) {
-  using R = typename Sim::real_type;
-  constexpr int Q = Sim::Q;
-  require_whole_lattice_on_this_rank(sim.geometry(), "write_checkpoint " + path);
-  const auto header = detail::checkpoint_header(sim, sim.time());
-  std::vector<R> data(static_cast<std::size_t>(sim.geometry().volume()) * Q);
-  const auto view = sim.populations().host_view(Access::read);
-  const Geometry& g = sim.geometry();
-  for_each_site(sim.populations().layout(), [&](std::int64_t o, int l, const Coordinate& x) {
-    const auto f = view.load(LaneSite<R>{o, l});
-    R* dst = &data[static_cast<std::size_t>(g.global_index(x)) * Q];
-    for (int i = 0; i < Q; ++i) dst[i] = f.v[i];
-  });
+// The hash of one site's record: FNV-1a of its global index and its reals.
+inline std::uint64_t site_hash(std::uint64_t index, const void* record, std::size_t bytes) {
   Fnv1a hash;
-  hash.add(header.data(), header.size());
-  hash.add(data.data(), data.size() * sizeof(R));
-  const std::uint64_t checksum = hash.value();
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size() * sizeof(R)));
-    out.write(reinterpret_cast<const char*>(&checksum), 8);
-    if (!out) throw std::runtime_error("lbm: cannot write checkpoint " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("lbm: cannot move checkpoint into place at " + path);
+  hash.add(&index, 8);
+  hash.add(record, bytes);
+  return hash.value();
 }
 
-// Restores populations and time step; the simulation must have the same
-// velocity set, precision and lattice as the one that wrote the file. A file
-// that is not such a checkpoint is a std::runtime_error naming it, whatever
-// its bytes (the file is untrusted: nothing in it is used before checking).
+template <class Number>
+Number sum_over_ranks(const Communicator& communicator, Number mine) {
+  std::vector<Number> all(static_cast<std::size_t>(communicator.size()));
+  communicator.all_gather(&mine, sizeof mine, all.data());
+  Number total = 0;
+  for (Number n : all) total += n;
+  return total;
+}
+
+// Version 1: one FNV-1a over the whole file, so read in order by one rank.
 template <class Sim>
-void read_checkpoint(Sim& sim, const std::string& path) {
+void read_checkpoint_version_1(Sim& sim, const std::string& path) {
   using R = typename Sim::real_type;
   constexpr int Q = Sim::Q;
-  require_whole_lattice_on_this_rank(sim.geometry(), "read_checkpoint " + path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("lbm: cannot open checkpoint " + path);
-  std::vector<char> header(detail::checkpoint_header(sim, 0).size());
+  std::vector<char> header(checkpoint_header(sim, 0, 1).size());
   if (!in.read(header.data(), static_cast<std::streamsize>(header.size())))
     throw std::runtime_error("lbm: checkpoint " + path + " is truncated (header)");
   std::int64_t time = 0;
   std::memcpy(&time, header.data() + header.size() - 8, 8);
-  if (header != detail::checkpoint_header(sim, time))
+  if (header != checkpoint_header(sim, time, 1))
     throw std::runtime_error("lbm: checkpoint " + path +
                              " was written by a different simulation (velocity set, precision or lattice)");
-  // The time step is the one header field not compared with the simulation:
-  // a count, so never negative, and it must fit the simulation's clock.
   if (time < 0 || time > std::numeric_limits<long>::max())
     throw std::runtime_error("lbm: checkpoint " + path + " holds time step " + std::to_string(time) +
                              ", which is not a count of steps (corrupt)");
@@ -145,6 +135,163 @@ void read_checkpoint(Sim& sim, const std::string& path) {
     view.store(LaneSite<R>{o, l}, f);
   });
   sim.set_time(static_cast<long>(time));
+}
+
+// What rank 0 found at the start and end of the file, handed to all ranks.
+struct CheckpointFrame {
+  std::uint32_t version = 0;
+  std::int64_t time = 0;
+  std::uint64_t stored_checksum = 0;
+};
+
+}  // namespace detail
+
+// Writes the populations and time step to `path`; collective over the
+// simulation's ranks.
+template <class Sim>
+void write_checkpoint(const Sim& sim, const std::string& path) {
+  using R = typename Sim::real_type;
+  constexpr int Q = Sim::Q;
+  constexpr std::int64_t record_bytes = Q * sizeof(R);
+  const auto header = detail::checkpoint_header(sim, sim.time());
+  const Geometry& g = sim.geometry();
+  const Communicator& communicator = g.decomposition().communicator();
+  const BlockSlices block(sim.populations().layout());
+  const auto view = sim.populations().host_view(Access::read);
+  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * Q);
+  const std::string tmp = path + ".tmp";
+  try {
+    SharedFile file(communicator, tmp, SharedFile::Mode::write);
+    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
+    std::uint64_t sites_hash = 0;
+    for (int t = 0; t < block.slices(); ++t) {
+      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
+        const auto [outer, lane] = block.place(t, s);
+        const auto f = view.load(LaneSite<R>{outer, lane});
+        R* record = &slice[static_cast<std::size_t>(s) * Q];
+        for (int i = 0; i < Q; ++i) record[i] = f.v[i];
+        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)), record, record_bytes);
+      }
+      file.write_block(slice.data(), block.sites_per_slice());
+    }
+    Fnv1a header_hash;
+    header_hash.add(header.data(), header.size());
+    const std::uint64_t checksum = header_hash.value() + detail::sum_over_ranks(communicator, sites_hash);
+    file.root_write_at(0, header.data(), static_cast<std::int64_t>(header.size()));
+    file.root_write_at(static_cast<std::int64_t>(header.size()) + g.volume() * record_bytes, &checksum, 8);
+    file.close();
+  } catch (const FileAccessError& error) {
+    throw std::runtime_error("lbm: cannot write checkpoint " + tmp + ": " + error.what());
+  }
+  std::string failure;
+  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
+    failure = "lbm: cannot move checkpoint into place at " + path;
+  failure = communicator.first_failure(failure);
+  if (!failure.empty()) throw std::runtime_error(failure);
+}
+
+// Restores populations and time step; the simulation must have the same
+// velocity set, precision and lattice as the one that wrote the file (the
+// number of ranks may differ). A file that is not such a checkpoint is a
+// std::runtime_error naming it, whatever its bytes, thrown on every rank
+// with the same message (the file is untrusted: nothing in it is used
+// before checking), and the populations are then unchanged.
+template <class Sim>
+void read_checkpoint(Sim& sim, const std::string& path) {
+  using R = typename Sim::real_type;
+  constexpr int Q = Sim::Q;
+  constexpr std::int64_t record_bytes = Q * sizeof(R);
+  const Geometry& g = sim.geometry();
+  const Communicator& communicator = g.decomposition().communicator();
+  const std::size_t header_bytes = detail::checkpoint_header(sim, 0).size();
+  const std::int64_t expected_bytes = static_cast<std::int64_t>(header_bytes) + g.volume() * record_bytes + 8;
+
+  // Rank 0 reads the header and the stored checksum and checks the size.
+  detail::CheckpointFrame frame;
+  std::string failure;
+  if (communicator.rank() == 0) {
+    std::vector<char> header(header_bytes);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      failure = "lbm: cannot open checkpoint " + path;
+    else if (!in.read(header.data(), 12))
+      failure = "lbm: checkpoint " + path + " is truncated (header)";
+    else {
+      std::memcpy(&frame.version, header.data() + 8, 4);
+      if (std::memcmp(header.data(), detail::checkpoint_magic, 8) != 0 || (frame.version != 1 && frame.version != 2))
+        failure = "lbm: " + path + " is not a Latte lattice-Boltzmann checkpoint of version 1 or 2";
+      else if (frame.version == 2) {
+        in.seekg(0, std::ios::end);
+        const std::int64_t found = static_cast<std::int64_t>(in.tellg());
+        in.seekg(0);
+        if (!in.read(header.data(), static_cast<std::streamsize>(header.size())))
+          failure = "lbm: checkpoint " + path + " is truncated (header)";
+        else {
+          std::memcpy(&frame.time, header.data() + header.size() - 8, 8);
+          if (header != detail::checkpoint_header(sim, frame.time))
+            failure = "lbm: checkpoint " + path +
+                      " was written by a different simulation (velocity set, precision or lattice)";
+          else if (frame.time < 0 || frame.time > std::numeric_limits<long>::max())
+            // The time step is the one header field not compared with the
+            // simulation: a count, so never negative, and it must fit the clock.
+            failure = "lbm: checkpoint " + path + " holds time step " + std::to_string(frame.time) +
+                      ", which is not a count of steps (corrupt)";
+          else if (found != expected_bytes)
+            failure = "lbm: checkpoint " + path + (found < expected_bytes ? " is truncated" : " has trailing data") +
+                      " (" + std::to_string(found) + " bytes, expected " + std::to_string(expected_bytes) + ")";
+          else {
+            in.seekg(expected_bytes - 8);
+            if (!in.read(reinterpret_cast<char*>(&frame.stored_checksum), 8))
+              failure = "lbm: checkpoint " + path + " is truncated";
+          }
+        }
+      }
+    }
+  }
+  failure = communicator.first_failure(failure);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  communicator.broadcast(&frame, sizeof frame, 0);
+  if (frame.version == 1) {
+    if (g.decomposition().decomposed())
+      throw std::runtime_error("lbm: checkpoint " + path +
+                               " is of version 1, whose checksum is read in order by one process: restart from it on "
+                               "one rank, and the next checkpoint written is of version 2, readable on any number");
+    return detail::read_checkpoint_version_1(sim, path);
+  }
+
+  // Pass 1 checks the checksum, pass 2 fills the populations.
+  const BlockSlices block(sim.populations().layout());
+  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * Q);
+  try {
+    SharedFile file(communicator, path, SharedFile::Mode::read);
+    block.view(file, static_cast<std::int64_t>(header_bytes), record_bytes);
+    std::uint64_t sites_hash = 0;
+    for (int t = 0; t < block.slices(); ++t) {
+      file.read_block(slice.data(), block.sites_per_slice());
+      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
+        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)),
+                                        &slice[static_cast<std::size_t>(s) * Q], record_bytes);
+    }
+    Fnv1a header_hash;
+    const auto header = detail::checkpoint_header(sim, frame.time);
+    header_hash.add(header.data(), header.size());
+    if (header_hash.value() + detail::sum_over_ranks(communicator, sites_hash) != frame.stored_checksum)
+      throw std::runtime_error("lbm: checkpoint " + path + " fails its checksum (corrupt)");
+    block.view(file, static_cast<std::int64_t>(header_bytes), record_bytes);
+    const auto view = sim.populations().host_view(Access::write);
+    for (int t = 0; t < block.slices(); ++t) {
+      file.read_block(slice.data(), block.sites_per_slice());
+      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
+        Populations<R, Q> f;
+        for (int i = 0; i < Q; ++i) f.v[i] = slice[static_cast<std::size_t>(s) * Q + i];
+        const auto [outer, lane] = block.place(t, s);
+        view.store(LaneSite<R>{outer, lane}, f);
+      }
+    }
+  } catch (const FileAccessError& error) {
+    throw std::runtime_error("lbm: cannot read checkpoint " + path + ": " + error.what());
+  }
+  sim.set_time(static_cast<long>(frame.time));
 }
 
 }  // namespace latte::lbm

@@ -2,6 +2,8 @@
 // A colour-mapped PNG of a 2-D scalar field (speed, vorticity), written with
 // libpng. Row 0 of the image is the top of the lattice (largest y), so the
 // picture has y pointing up as in the physics. Needs PNG::PNG at link time.
+// Under mpirun, rank 0 writes the picture (write_png is collective: every
+// rank passes the same gathered values, field_export.hpp).
 
 #include <png.h>
 
@@ -12,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "lattice/root_output.hpp"
 
 namespace latte::lbm {
 
@@ -39,10 +43,9 @@ inline std::array<unsigned char, 3> colour_map(double t, bool diverging) {
 
 // values: nx * ny in lexicographic order (x fastest). Each site becomes a
 // scale x scale block. Diverging maps are symmetric about zero.
-inline void write_png(const std::string& path, const std::vector<double>& values, int nx, int ny, bool diverging,
-                      int scale = 1) {
-  if (static_cast<long>(values.size()) != static_cast<long>(nx) * ny)
-    throw std::invalid_argument("lbm: PNG data size does not match its extents");
+namespace detail {
+inline void write_png_here(const std::string& path, const std::vector<double>& values, int nx, int ny,
+                           bool diverging, int scale) {
   // The colour range ends at the 99th percentile of |value|, so a few
   // singular sites (the corners of a lid) do not wash out the picture.
   std::vector<double> magnitudes(values.size());
@@ -78,6 +81,14 @@ inline void write_png(const std::string& path, const std::vector<double>& values
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
   std::fclose(file);
+}
+}  // namespace detail
+
+inline void write_png(const std::string& path, const std::vector<double>& values, int nx, int ny, bool diverging,
+                      int scale = 1) {
+  if (static_cast<long>(values.size()) != static_cast<long>(nx) * ny)
+    throw std::invalid_argument("lbm: PNG data size does not match its extents");
+  write_on_root([&] { detail::write_png_here(path, values, nx, ny, diverging, scale); });
 }
 
 }  // namespace latte::lbm

@@ -2,6 +2,9 @@
 // VTK XML image data (.vti) that ParaView and VisIt open: one cell per
 // lattice site (so the picture shows sites as pixels/voxels), named scalar
 // and vector arrays as cell data, ASCII so the file is self-explanatory.
+// On a lattice spread over ranks the arrays are gathered (field_export.hpp)
+// and rank 0 writes the one file: ParaView opens the whole lattice as one
+// data set, the same file as from one rank. write() is collective.
 
 #include <array>
 #include <fstream>
@@ -11,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "lattice/root_output.hpp"
 #include "solvers/lbm/field_export.hpp"
 
 namespace latte::lbm {
@@ -37,6 +41,11 @@ class VtiWriter {
   }
 
   void write(const std::string& path) const {
+    write_on_root([&] { write_here(path); });
+  }
+
+ private:
+  void write_here(const std::string& path) const {
     std::ofstream out(path);
     if (!out) throw std::runtime_error("lbm: cannot write " + path);
     out << std::setprecision(9);
@@ -64,7 +73,6 @@ class VtiWriter {
     if (!out) throw std::runtime_error("lbm: error while writing " + path);
   }
 
- private:
   Coordinate dims_;
   std::vector<std::pair<std::string, std::vector<double>>> scalars_;
   std::vector<std::pair<std::string, std::array<std::vector<double>, 3>>> vectors_;

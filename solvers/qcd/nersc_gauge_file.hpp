@@ -48,6 +48,8 @@
 #include <utility>
 #include <vector>
 
+#include "backends/comms/shared_file.hpp"
+#include "lattice/block_slices.hpp"
 #include "lattice/gauge_field.hpp"
 #include "backends/common/parallel.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
@@ -155,29 +157,20 @@ void encode(const std::vector<double>& values, bool big_endian, std::vector<unsi
   }
 }
 
-// The file is moved one t-slice at a time (dimension 3, the slowest), so a
+// Each rank moves its own block of the file, one t-slice of the block at a
+// time (dimension 3, the slowest; lattice/block_slices.hpp), so a
 // configuration never sits in memory twice: a 48^3 x 96 file is 6 GiB.
-inline std::int64_t sites_per_slice(const Coordinate& dims) { return dims[0] * dims[1] * dims[2]; }
 
-// Site `site` (global lexicographic index) of U: (outer site, lane) in its layout.
-// Site s of slice t of U: (outer site, lane) in its layout.
+// Slice t of this rank's block of U as the file's reals (at each site
+// mu = 0..3, rows of each link, (re, im)), in double.
 template <class R, class W>
-std::pair<std::int64_t, int> place_of(const GaugeField<R, W>& U, std::int64_t t, std::int64_t s) {
-  const Coordinate& dims = U.geometry().dims();
-  return U[0].layout().split(coordinate_from_index(t * sites_per_slice(dims) + s, dims));
-}
-
-// Slice t of U as the file's reals (at each site mu = 0..3, rows of each
-// link, (re, im)), in double.
-template <class R, class W>
-void gather_slice(const GaugeField<R, W>& U, std::int64_t t, int rows, std::vector<double>& values) {
-  const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
+void gather_slice(const GaugeField<R, W>& U, const BlockSlices& block, int t, int rows, std::vector<double>& values) {
   const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
-  values.resize(static_cast<std::size_t>(per_slice) * 4 * reals_per_link);
+  values.resize(static_cast<std::size_t>(block.sites_per_slice()) * 4 * reals_per_link);
   const std::array views{U[0].host_view(Access::read), U[1].host_view(Access::read), U[2].host_view(Access::read),
                          U[3].host_view(Access::read)};
-  parallel_for(per_slice, [&](std::int64_t s) {
-    const auto [outer, lane] = place_of(U, t, s);
+  parallel_for(block.sites_per_slice(), [&](std::int64_t s) {
+    const auto [outer, lane] = block.place(t, s);
     for (int mu = 0; mu < 4; ++mu) {
       const ColourMatrix<R> u = views[mu].load(LaneSite<R>{outer, lane});
       double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
@@ -190,17 +183,17 @@ void gather_slice(const GaugeField<R, W>& U, std::int64_t t, int rows, std::vect
   });
 }
 
-// The file's reals of slice t into U; two stored rows get the third rebuilt.
+// The file's reals of slice t of this rank's block into U; two stored rows
+// get the third rebuilt.
 template <class R, class W>
-void scatter_slice(GaugeField<R, W>& U, std::int64_t t, int rows, const std::vector<double>& values) {
-  const std::int64_t per_slice = sites_per_slice(U.geometry().dims());
+void scatter_slice(GaugeField<R, W>& U, const BlockSlices& block, int t, int rows, const std::vector<double>& values) {
   const std::size_t reals_per_link = static_cast<std::size_t>(rows) * 6;
   // Access::read_write after the first slice: the slices written before stay.
   const Access access = t == 0 ? Access::write : Access::read_write;
   const std::array views{U[0].host_view(access), U[1].host_view(access), U[2].host_view(access),
                          U[3].host_view(access)};
-  parallel_for(per_slice, [&](std::int64_t s) {
-    const auto [outer, lane] = place_of(U, t, s);
+  parallel_for(block.sites_per_slice(), [&](std::int64_t s) {
+    const auto [outer, lane] = block.place(t, s);
     for (int mu = 0; mu < 4; ++mu) {
       const double* link = &values[(static_cast<std::size_t>(s) * 4 + mu) * reals_per_link];
       ColourMatrix<double> u{};
@@ -215,6 +208,17 @@ void scatter_slice(GaugeField<R, W>& U, std::int64_t t, int rows, const std::vec
                       transform_leaves<ColourMatrix<R>>([](double v) { return static_cast<R>(v); }, u));
     }
   });
+}
+
+// Sums over the ranks of a communicator, in rank order (the same result on
+// every rank): the checksum is a sum modulo 2^32, the trace a sum of reals.
+template <class Number>
+Number sum_over_ranks(const Communicator& communicator, Number mine) {
+  std::vector<Number> all(static_cast<std::size_t>(communicator.size()));
+  communicator.all_gather(&mine, sizeof mine, all.data());
+  Number total = 0;
+  for (Number n : all) total += n;
+  return total;
 }
 
 inline double header_number(const NerscHeader& header, const std::string& key, const std::string& path) {
@@ -240,12 +244,11 @@ inline bool agrees(double a, double b) { return std::abs(a - b) <= 1e-6 * std::m
 
 }  // namespace nersc_detail
 
-// Reads and checks the header only (the lattice a file holds, its format).
-inline NerscHeader read_nersc_header(const std::string& path) {
+// Parses and checks a header from `in` (positioned at the file's start);
+// `path` names the file in errors.
+inline NerscHeader parse_nersc_header(std::istream& in, const std::string& path) {
   using nersc_detail::quoted;
   using nersc_detail::trim;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + quoted(path));
   NerscHeader header;
   std::string line;
   if (!nersc_detail::read_header_line(in, line, 1, path) || trim(line) != "BEGIN_HEADER")
@@ -314,82 +317,128 @@ inline NerscHeader read_nersc_header(const std::string& path) {
   return header;
 }
 
-// Reads the links of `path` into U, whose lattice must be the file's.
+// Reads and checks the header only (the lattice a file holds, its format).
+// Called on one rank it reads the file there; read_nersc reads the header on
+// rank 0 and hands its bytes to the others.
+inline NerscHeader read_nersc_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + nersc_detail::quoted(path));
+  return parse_nersc_header(in, path);
+}
+
+namespace nersc_detail {
+
+// Rank 0 reads and checks the header and the file's size; every rank gets
+// the same header, or throws the same GaugeFileError.
+inline NerscHeader agreed_header(const Communicator& communicator, const std::string& path) {
+  std::string failure, text;
+  if (communicator.rank() == 0) {
+    try {
+      const NerscHeader header = read_nersc_header(path);
+      std::ifstream in(path, std::ios::binary);
+      text.resize(static_cast<std::size_t>(header.data_offset));
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      in.seekg(0, std::ios::end);
+      const std::int64_t found = static_cast<std::int64_t>(in.tellg()) - header.data_offset;
+      if (!in) throw GaugeFileError("Latte: cannot read NERSC gauge file " + quoted(path));
+      if (found != header.data_bytes())
+        throw GaugeFileError("Latte: NERSC file " + quoted(path) + " should hold " + std::to_string(header.data_bytes()) +
+                             " bytes of links after its header (" + to_string(header.extents) + ", " +
+                             std::to_string(header.stored_rows) + " rows, " + std::to_string(8 * header.real_bytes) +
+                             "-bit reals) but holds " + std::to_string(found) +
+                             (found < header.data_bytes() ? " (truncated)" : " (trailing data)"));
+    } catch (const GaugeFileError& error) {
+      failure = error.what();
+    }
+  }
+  failure = communicator.first_failure(failure);
+  if (!failure.empty()) throw GaugeFileError(failure);
+  std::uint64_t length = text.size();
+  communicator.broadcast(&length, sizeof length, 0);
+  text.resize(static_cast<std::size_t>(length));
+  communicator.broadcast(text.data(), text.size(), 0);
+  std::istringstream in(text);
+  return parse_nersc_header(in, path);
+}
+
+inline std::uint32_t stored_checksum(const NerscHeader& header, const std::string& path) {
+  const std::string& text = header.fields.at("CHECKSUM");
+  char* end = nullptr;
+  const unsigned long long parsed = std::strtoull(text.c_str(), &end, 16);
+  if (text.empty() || trim(end).size() != 0 || parsed > 0xffffffffull)
+    throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": CHECKSUM = '" + text + "' is not a 32-bit hex number");
+  return static_cast<std::uint32_t>(parsed);
+}
+
+}  // namespace nersc_detail
+
+// Reads the links of `path` into U, whose lattice must be the file's. On a
+// lattice spread over ranks, every rank reads its own block (collective
+// MPI-IO); every check is global and every error is thrown on every rank
+// with the same message.
 template <class R, class W>
 NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
   using nersc_detail::quoted;
-  require_whole_lattice_on_this_rank(U.geometry(), "read_nersc " + quoted(path));
-  const NerscHeader header = read_nersc_header(path);
   const Geometry& geometry = U.geometry();
+  const Communicator& communicator = geometry.decomposition().communicator();
+  const NerscHeader header = nersc_detail::agreed_header(communicator, path);
   if (geometry.checkerboarded() || header.extents != geometry.dims())
     throw GeometryMismatch("Latte: NERSC file " + quoted(path) + " holds a lattice of extents " +
                            to_string(header.extents) + " but the gauge field has extents " +
                            to_string(geometry.dims()));
-
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open NERSC gauge file " + quoted(path));
-  in.seekg(0, std::ios::end);
-  const std::int64_t found = static_cast<std::int64_t>(in.tellg()) - header.data_offset;
-  if (found != header.data_bytes())
-    throw GaugeFileError("Latte: NERSC file " + quoted(path) + " should hold " + std::to_string(header.data_bytes()) +
-                         " bytes of links after its header (" + to_string(header.extents) + ", " +
-                         std::to_string(header.stored_rows) + " rows, " + std::to_string(8 * header.real_bytes) +
-                         "-bit reals) but holds " + std::to_string(found) +
-                         (found < header.data_bytes() ? " (truncated)" : " (trailing data)"));
-  std::uint32_t stored = 0;
-  {
-    const std::string& text = header.fields.at("CHECKSUM");
-    char* end = nullptr;
-    const unsigned long long parsed = std::strtoull(text.c_str(), &end, 16);
-    if (text.empty() || nersc_detail::trim(end).size() != 0 || parsed > 0xffffffffull)
-      throw GaugeFileError("Latte: NERSC file " + quoted(path) + ": CHECKSUM = '" + text + "' is not a 32-bit hex number");
-    stored = static_cast<std::uint32_t>(parsed);
-  }
+  const std::uint32_t stored = nersc_detail::stored_checksum(header, path);
 
   // Pass 1 checks the checksum and link trace; pass 2 fills U. A file
-  // failing those checks leaves U as it was.
-  const std::int64_t slices = geometry.dims()[3];
-  std::vector<unsigned char> raw(static_cast<std::size_t>(header.data_bytes() / slices));
+  // failing those checks leaves U as it was, on every rank.
+  const BlockSlices block(U[0].layout());
+  const std::int64_t record_bytes = 4 * header.stored_rows * 6 * header.real_bytes;
+  std::vector<unsigned char> raw(static_cast<std::size_t>(block.sites_per_slice() * record_bytes));
   const std::size_t reals = raw.size() / static_cast<std::size_t>(header.real_bytes);
   std::vector<double> values(reals);
-  auto read_slice = [&](std::int64_t t, std::uint32_t& checksum) {
-    if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
-      throw GaugeFileError("Latte: cannot read time slice " + std::to_string(t) + " of NERSC file " + quoted(path));
-    if (header.real_bytes == 8)
-      nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, header.big_endian, values, checksum);
-    else
-      nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, checksum);
-  };
-  std::uint32_t checksum = 0;
-  double trace = 0;  // sum of Re tr U over all links
   const std::size_t reals_per_link = static_cast<std::size_t>(header.stored_rows) * 6;
-  in.seekg(header.data_offset);
-  for (std::int64_t t = 0; t < slices; ++t) {
-    read_slice(t, checksum);
-    for (std::size_t link = 0; link < reals / reals_per_link; ++link) {
-      const double* u = &values[link * reals_per_link];
-      // Re u00 + Re u11 + Re u22; a two-row link's u22 is conj(u00 u11 - u01 u10).
-      const double u22 = header.stored_rows == 3 ? u[16] : u[0] * u[8] - u[1] * u[9] - (u[2] * u[6] - u[3] * u[7]);
-      trace += u[0] + u[8] + u22;
+  std::uint32_t checksum = 0;
+  double trace = 0;  // sum of Re tr U over this rank's links
+  try {
+    SharedFile file(communicator, path, SharedFile::Mode::read);
+    auto read_slice = [&](std::uint32_t& sum) {
+      file.read_block(raw.data(), block.sites_per_slice());
+      if (header.real_bytes == 8)
+        nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, header.big_endian, values, sum);
+      else
+        nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, sum);
+    };
+    block.view(file, header.data_offset, record_bytes);
+    for (int t = 0; t < block.slices(); ++t) {
+      read_slice(checksum);
+      for (std::size_t link = 0; link < reals / reals_per_link; ++link) {
+        const double* u = &values[link * reals_per_link];
+        // Re u00 + Re u11 + Re u22; a two-row link's u22 is conj(u00 u11 - u01 u10).
+        const double u22 = header.stored_rows == 3 ? u[16] : u[0] * u[8] - u[1] * u[9] - (u[2] * u[6] - u[3] * u[7]);
+        trace += u[0] + u[8] + u22;
+      }
     }
-  }
-  if (checksum != stored) {
-    char message[64];
-    std::snprintf(message, sizeof message, "%x but its header says %x", checksum, stored);
-    throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: the checksum of its links is " + message);
-  }
-  if (header.fields.count("LINK_TRACE")) {
-    const double expected = nersc_detail::header_number(header, "LINK_TRACE", path);
-    const double link_trace = trace / (3.0 * 4.0 * static_cast<double>(geometry.volume()));
-    if (!nersc_detail::agrees(link_trace, expected))
-      throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: its links have LINK_TRACE " +
-                           std::to_string(link_trace) + " but its header says " + header.fields.at("LINK_TRACE"));
-  }
-  in.seekg(header.data_offset);
-  for (std::int64_t t = 0; t < slices; ++t) {
-    std::uint32_t unused = 0;
-    read_slice(t, unused);
-    nersc_detail::scatter_slice(U, t, header.stored_rows, values);
+    checksum = nersc_detail::sum_over_ranks(communicator, checksum);
+    trace = nersc_detail::sum_over_ranks(communicator, trace);
+    if (checksum != stored) {
+      char message[64];
+      std::snprintf(message, sizeof message, "%x but its header says %x", checksum, stored);
+      throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: the checksum of its links is " + message);
+    }
+    if (header.fields.count("LINK_TRACE")) {
+      const double expected = nersc_detail::header_number(header, "LINK_TRACE", path);
+      const double link_trace = trace / (3.0 * 4.0 * static_cast<double>(geometry.volume()));
+      if (!nersc_detail::agrees(link_trace, expected))
+        throw GaugeFileError("Latte: NERSC file " + quoted(path) + " is corrupt: its links have LINK_TRACE " +
+                             std::to_string(link_trace) + " but its header says " + header.fields.at("LINK_TRACE"));
+    }
+    block.view(file, header.data_offset, record_bytes);
+    for (int t = 0; t < block.slices(); ++t) {
+      std::uint32_t unused = 0;
+      read_slice(unused);
+      nersc_detail::scatter_slice(U, block, t, header.stored_rows, values);
+    }
+  } catch (const FileAccessError& error) {
+    throw GaugeFileError("Latte: NERSC gauge file " + quoted(path) + ": " + error.what());
   }
   // The plaquette needs the whole field: a file whose links pass the checks
   // above but not this one has been read into U when the error is thrown.
@@ -413,22 +462,23 @@ struct NerscWriteOptions {
 };
 
 // Writes U to `path` (through path.tmp and a rename, so a kill during the
-// write leaves any previous file intact).
+// write leaves any previous file intact). On a lattice spread over ranks
+// every rank writes its own block (collective MPI-IO) and rank 0 the
+// header; the file is the same bytes for any number of ranks.
 template <class R, class W>
 void write_nersc(const GaugeField<R, W>& U, const std::string& path, const NerscWriteOptions& options = {}) {
   using nersc_detail::quoted;
   const Geometry& geometry = U.geometry();
-  require_whole_lattice_on_this_rank(geometry, "write_nersc " + quoted(path));
   if (geometry.checkerboarded())
     throw GeometryMismatch("Latte: a NERSC file holds a whole lattice; this gauge field holds " +
                            U[0].layout().describe());
   if (options.real_bytes != 4 && options.real_bytes != 8)
     throw std::invalid_argument("Latte: NERSC files store 4- or 8-byte reals, not " + std::to_string(options.real_bytes));
   const int rows = options.two_rows ? 2 : 3;
-  const std::int64_t slices = geometry.dims()[3];
-  std::vector<double> values;
-  std::vector<unsigned char> raw;
+  const Communicator& communicator = geometry.decomposition().communicator();
 
+  // Every rank makes the same header: the averages are global reductions,
+  // the same bits for any number of ranks.
   std::ostringstream header;
   header.precision(12);
   const Coordinate& dims = geometry.dims();
@@ -442,7 +492,7 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
   for (int mu = 0; mu < 4; ++mu) header << "BOUNDARY_" << mu + 1 << " = PERIODIC\n";
   // The checksum is known only after the links: eight hex digits, filled in then.
   header << "CHECKSUM = ";
-  const std::streamoff checksum_at = header.tellp();
+  const std::size_t checksum_at = static_cast<std::size_t>(header.tellp());
   header << "00000000\n"
          << "ENSEMBLE_ID = " << options.ensemble_id << "\n"
          << "ENSEMBLE_LABEL = " << options.ensemble_label << "\n"
@@ -450,29 +500,39 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
          << "CREATOR = Latte\n"
          << "FLOATING_POINT = IEEE" << 8 * options.real_bytes << (options.big_endian ? "BIG" : "LITTLE") << "\n"
          << "END_HEADER\n";
+  std::string text = header.str();
 
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    const std::string text = header.str();
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  const BlockSlices block(U[0].layout());
+  const std::int64_t record_bytes = 4 * rows * 6 * options.real_bytes;
+  std::vector<double> values;
+  std::vector<unsigned char> raw;
+  try {
+    SharedFile file(communicator, tmp, SharedFile::Mode::write);
+    block.view(file, static_cast<std::int64_t>(text.size()), record_bytes);
     std::uint32_t checksum = 0;
-    for (std::int64_t t = 0; t < slices; ++t) {
-      nersc_detail::gather_slice(U, t, rows, values);
+    for (int t = 0; t < block.slices(); ++t) {
+      nersc_detail::gather_slice(U, block, t, rows, values);
       if (options.real_bytes == 8)
         nersc_detail::encode<double, std::uint64_t>(values, options.big_endian, raw, checksum);
       else
         nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
-      out.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+      file.write_block(raw.data(), block.sites_per_slice());
     }
+    checksum = nersc_detail::sum_over_ranks(communicator, checksum);
     char checksum_text[9];
     std::snprintf(checksum_text, sizeof checksum_text, "%08x", checksum);
-    out.seekp(checksum_at);
-    out.write(checksum_text, 8);
-    if (!out) throw GaugeFileError("Latte: cannot write NERSC gauge file " + quoted(tmp));
+    text.replace(checksum_at, 8, checksum_text);
+    file.root_write_at(0, text.data(), static_cast<std::int64_t>(text.size()));
+    file.close();
+  } catch (const FileAccessError& error) {
+    throw GaugeFileError("Latte: cannot write NERSC gauge file " + quoted(path) + ": " + error.what());
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw GaugeFileError("Latte: cannot move " + quoted(tmp) + " into place at " + quoted(path));
+  std::string failure;
+  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
+    failure = "Latte: cannot move " + quoted(tmp) + " into place at " + quoted(path);
+  failure = communicator.first_failure(failure);
+  if (!failure.empty()) throw GaugeFileError(failure);
 }
 
 }  // namespace latte
