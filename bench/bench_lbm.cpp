@@ -40,7 +40,7 @@ struct Options {
 
 template <class VS, class Model, class Real>
 void run_lbm(const std::vector<int>& extents, bench::Session& session) {
-  const Geometry geometry(extents);
+  const Geometry geometry = bench::scaled_geometry(extents, session.options().scaling);
   Parameters p;
   p.tau = 0.8;
   Simulation<VS, Real, Model> sim(geometry, p);
@@ -78,7 +78,7 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session) {
   // its velocity crosses, one real per site.
   double halo_model = 0;
   static_for<VS::q>([&](auto i) { halo_model += bench::halo_sites(geometry, along_velocity<VS, i, -1>()) * sizeof(Real); });
-  bench::record_halo_traffic(result, session, geometry, halo_model, [&] { sim.step(); });
+  bench::record_halo_traffic(result, session, geometry, halo_model, timing, [&] { sim.step(); });
   session.record(result, timing);
 }
 

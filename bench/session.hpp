@@ -61,6 +61,7 @@ struct SessionOptions {
   bool interleave = true;   // a STREAM pass before each timed call
   double quiet_wait = 0;    // seconds to wait for other processes to leave the CPUs
   StreamOptions stream;
+  std::string scaling = "strong";  // strong: extents are the global lattice; weak: each rank's block
 };
 
 struct Timing {
@@ -124,6 +125,7 @@ class Session {
     return total;
   }
   int ranks() const { return comm_.size(); }
+  const SessionOptions& options() const { return options_; }
 
   void finish(std::ostream& out = std::cout) {
     const StreamResult after = probe_.measure();
@@ -149,6 +151,7 @@ class Session {
     for (Result& r : results_) {
       if (r.stream_triad_gbytes_per_s <= 0) r.stream_triad_gbytes_per_s = best.triad_gbytes_per_s;
       r.extra["ranks"] = comm_.size();
+      r.extra["scaling"] = options_.scaling;
       r.extra["threads"] = host_threads();  // per rank
       if (!device_name().empty()) r.extra["device"] = device_name();
       if (!r.extra.contains("repetitions")) r.extra["repetitions"] = options_.repetitions;

@@ -21,6 +21,11 @@ inline void add_session_options(CLI::App& app, SessionOptions& options) {
                  "wait up to this many seconds for other processes to leave the CPUs before measuring")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option("--scaling", options.scaling,
+                 "strong: the lattice extents are the global lattice (the default); weak: they are each rank's "
+                 "block, and the global lattice grows with the ranks")
+      ->check(CLI::IsMember({"strong", "weak"}))
+      ->capture_default_str();
   app.add_option("--stream-elements", options.stream.elements, "doubles per STREAM array")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -49,6 +49,7 @@ struct CommunicationCounters {
   std::int64_t messages = 0;   // sent to another rank
   std::int64_t bytes = 0;      // sent to another rank
   double wait_seconds = 0;     // in completing exchanges (after the interior, if overlapped)
+  double exchange_seconds = 0; // all the halo work of the issuing thread: pack, post, wait, unpack
 };
 inline CommunicationCounters& communication_counters() {
   static CommunicationCounters counters;
@@ -157,6 +158,7 @@ class StatementPlan {
 
   // Post the receives, pack, then send every message of the halos at `depth`.
   void start(int depth) {
+    const auto started = std::chrono::steady_clock::now();
     const Communicator& comm = layout_.decomposition().communicator();
     Requests& requests = statement_requests();
     for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
@@ -176,6 +178,8 @@ class StatementPlan {
       communication_counters().bytes += static_cast<std::int64_t>(r.buffers->send[m].bytes());
     });
     ++communication_counters().exchanges;
+    communication_counters().exchange_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
 
   // Wait for the messages, then fill the halo records of `depth`.
@@ -189,6 +193,8 @@ class StatementPlan {
       r.unpack(message.view(side()), payload.data(side(), Access::read), r.buffers->records.data(side(), Access::read_write),
                r.words, r.nsimd);
     });
+    communication_counters().exchange_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
 
   // Tags keep apart the messages of one statement between the same two
