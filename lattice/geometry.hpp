@@ -236,14 +236,4 @@ class Geometry {
   Parity parity_ = Parity::all;
 };
 
-// Readers and writers of files in global site order that hold the whole
-// lattice in one process call this first: on a lattice spread over ranks
-// they refuse, on every rank alike, rather than write a file of one block.
-inline void require_whole_lattice_on_this_rank(const Geometry& g, const std::string& what) {
-  if (g.decomposition().decomposed())
-    throw LayoutError("Latte: " + what + " needs the whole lattice in one process, but the lattice " + to_string(g.dims()) +
-                      " is spread over the process grid " + to_string(g.process_grid()) +
-                      " (parallel file input and output are not available yet)");
-}
-
 }  // namespace latte
