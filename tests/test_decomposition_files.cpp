@@ -2,7 +2,8 @@
 // files and lattice-Boltzmann checkpoints are the same bytes as one rank
 // writes, read back into the very bits, and a corrupt file is refused on
 // every rank with the same message and the field unchanged; gathered
-// fields, VTK files and PNG pictures are the same as from one rank. Run
+// fields, VTK files and PNG pictures are the same as from one rank; a
+// solver that fails fails alike on every rank. Run
 // under mpirun with 2, 4 and 16 ranks, and at one rank in the ordinary
 // suite (forced communication).
 
@@ -20,6 +21,7 @@
 #include "solvers/lbm/simulation.hpp"
 #include "solvers/lbm/vtk_output.hpp"
 #include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/wilson_solve.hpp"
 
 namespace latte::testing {
 namespace {
@@ -200,6 +202,24 @@ TEST(DecompositionFiles, GatheredFieldsVtkAndPngAreTheSameAsOneRank) {
       error_everywhere<std::runtime_error>([&] { lbm::VtiWriter(one.sim.geometry()).write("/no/such/directory/x.vti"); });
   EXPECT_TRUE(same) << message;
   EXPECT_NE(message.find("cannot write /no/such/directory/x.vti"), std::string::npos) << message;
+}
+
+// A solve that cannot converge in its iteration limit throws SolverError on
+// every rank, with the same message (the residuals are global reductions,
+// so every rank sees the same history).
+TEST(DecompositionErrors, SolverErrorsAreTheSameOnEveryRank) {
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    GaugeField<double> U(g);
+    ParallelRng rng(3);
+    U.set_random(rng);
+    const WilsonDirac<double> M(U, 0.1);
+    Lattice<Spinor<double>> b(g), x(g);
+    rng.gaussian(b);
+    x = zero;
+    const auto [message, same] = error_everywhere<SolverError>([&] { solve_wilson(M, x, b, SolverControl{1e-14, 5}); });
+    EXPECT_TRUE(same) << message;
+    EXPECT_FALSE(message.empty());
+  });
 }
 
 }  // namespace
