@@ -11,6 +11,8 @@ int main() {
   // 2^4 sites: short enough for a fuzzer to mutate, every layout feature on it.
   GaugeField<double> U(Geometry({2, 2, 2, 2}));
   U.set_random(rng);
+  // (The NERSC and version-1 checkpoint seeds were written by an earlier
+  // version of this program; writing them again gives the same files.)
   write_nersc(U, "corpus/nersc/random_2x2x2x2_ieee64big_3x3.nersc");
   write_nersc(U, "corpus/nersc/random_2x2x2x2_ieee32little_2rows.nersc",
               NerscWriteOptions{.real_bytes = 4, .big_endian = false, .two_rows = true});
@@ -21,8 +23,10 @@ int main() {
 
   lbm::Simulation<lbm::D2Q9, double, lbm::Bgk> flow(Geometry({8, 8}), lbm::Parameters{0.8, lbm::Trt::magic, {1e-5, 0, 0}});
   flow.run(3);
-  lbm::write_checkpoint(flow, "corpus/checkpoint/d2q9_8x8_double_step3.chk");
+  // Format version 2 (the d2q9_8x8_double_step3.chk and d2q9_8x16_double_step0.chk
+  // beside them were written in version 1, which is still read).
+  lbm::write_checkpoint(flow, "corpus/checkpoint/d2q9_8x8_double_step3_v2.chk");
   lbm::Simulation<lbm::D2Q9, double, lbm::Bgk> other(Geometry({8, 16}), lbm::Parameters{});
-  lbm::write_checkpoint(other, "corpus/checkpoint/d2q9_8x16_double_step0.chk");  // refused: another lattice
+  lbm::write_checkpoint(other, "corpus/checkpoint/d2q9_8x16_double_step0_v2.chk");  // refused: another lattice
   return 0;
 }
