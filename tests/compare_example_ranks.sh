@@ -30,7 +30,7 @@ status=0
 declare -A exit_status
 for n in 1 "$ranks"; do
   mkdir -p "$work/np$n"
-  (cd "$work/np$n" && timeout 600 "$mpiexec" --oversubscribe -np "$n" "$program" "$@" >stdout 2>stderr)
+  (cd "$work/np$n" && timeout 600 "$mpiexec" --oversubscribe -np "$n" "$program" "$@" </dev/null >stdout 2>stderr)
   exit_status[$n]=$?
   # An example's own verdicts (not steady, outside a tolerance) are exit
   # statuses 1 to 3 and must agree; a crash, a signal or a time-out is not.

@@ -23,7 +23,7 @@ fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
 run() {  # run <ranks> <log> <program> [arguments...]
   local ranks=$1 log=$2
   shift 2
-  timeout 600 "$mpiexec" --oversubscribe -np "$ranks" "$@" >"$log" 2>&1
+  timeout 600 "$mpiexec" --oversubscribe -np "$ranks" "$@" </dev/null >"$log" 2>&1
 }
 # The cavity with --tolerance 0 never becomes steady: exit status 2 says so.
 run_cavity() {
