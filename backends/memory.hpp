@@ -5,19 +5,22 @@
 // cuda, and for simt with emulated device memory (a test configuration).
 // Halo message payloads get storage of their own (HaloPayload): on device
 // memory, a device buffer plus, for messages between ranks, a pinned host
-// buffer to stage through; payload_route_between_ranks() says how such
-// messages travel (staged through that host buffer).
+// buffer to stage through; payload_route_between_ranks() says whether such
+// messages are staged or handed to MPI in device memory (CUDA-aware MPI).
 
 #include "backends/common/payload_route.hpp"
 
 #if defined(LATTE_BACKEND_CUDA)
+#include "backends/comms/cuda_aware_mpi.hpp"
 #include "backends/common/mirrored_memory.hpp"
 #include "backends/common/staged_payload.hpp"
 #include "backends/cuda/cuda_device.hpp"
 namespace latte {
 using FieldMemory = MirroredMemory<CudaDevice>;
 using HaloPayload = StagedPayload<CudaDevice>;
-inline PayloadRoute payload_route_between_ranks() { return PayloadRoute::staged; }
+inline PayloadRoute payload_route_between_ranks() {
+  return comms::mpi_reads_device_memory() ? PayloadRoute::direct : PayloadRoute::staged;
+}
 }  // namespace latte
 #elif defined(LATTE_EMULATE_DEVICE_MEMORY)
 #include "backends/common/emulated_device.hpp"
