@@ -12,12 +12,16 @@
 #include "backends/cuda/cuda_backend.hpp"
 namespace latte::backend { using Default = Cuda; }
 #elif defined(LATTE_BACKEND_SIMT) && defined(LATTE_EMULATE_DEVICE_MEMORY)
+#include "backends/common/emulated_device.hpp"
 namespace latte::backend {
 // The simt lowering on the "device" copy of mirrored fields: the CPU test
-// configuration of the cuda backend's memory residency.
+// configuration of the cuda backend's memory residency and halo staging.
 struct SimtOnEmulatedDevice : Simt {
   static constexpr const char* name = "simt-emulated-device";
   static constexpr MemorySide memory_side = MemorySide::device;
+  // Payload copies to the host are held back until here, as the cuda
+  // backend's copies on its halo stream are done only once it waits.
+  static void halo_staged() { EmulatedDevice::complete_staging(); }
 };
 using Default = SimtOnEmulatedDevice;
 }  // namespace latte::backend

@@ -14,6 +14,15 @@
 //                                      source sites, item after item
 //   B::unpack<Real>(items, payload, records, words, nsimd)
 //                                      a received message into halo records
+//   B::halo_begin()                    pack, copies and unpack issued from here
+//                                      on see the statements issued before
+//   B::halo_staged()                   wait until the packed payloads (and
+//                                      their copies to the host) are done,
+//                                      before MPI reads them
+//   B::halo_end()                      statements issued from here on see the
+//                                      unpacked halos
+// (the three halo hooks do nothing where pack and unpack run synchronously
+// on the host; on cuda they order the halo stream against statements).
 //
 // The statement plan (dsl/statement_plan.hpp) calls them; accumulators merge
 // exactly (backends/common/reduction_blocks.hpp). The concept checks the
@@ -31,6 +40,9 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
   { B::name } -> std::convertible_to<const char*>;
   { B::memory_side } -> std::convertible_to<MemorySide>;
   B::synchronize();
+  B::halo_begin();
+  B::halo_staged();
+  B::halo_end();
   B::template unpack<double>(items, in, out, 1, 1);
   B::template unpack<float>(items, in, out, 1, 1);
 };

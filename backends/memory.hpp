@@ -3,16 +3,40 @@
 // besides backend.hpp, that knows which backend this build has): plain host
 // memory for cpu and simt; a device buffer with a tracked host mirror for
 // cuda, and for simt with emulated device memory (a test configuration).
+// Halo message payloads get storage of their own (HaloPayload): on device
+// memory, a device buffer plus, for messages between ranks, a pinned host
+// buffer to stage through; payload_route_between_ranks() says whether such
+// messages are staged or handed to MPI in device memory (CUDA-aware MPI).
+
+#include "backends/common/payload_route.hpp"
 
 #if defined(LATTE_BACKEND_CUDA)
+#include "backends/comms/cuda_aware_mpi.hpp"
 #include "backends/common/mirrored_memory.hpp"
+#include "backends/common/staged_payload.hpp"
 #include "backends/cuda/cuda_device.hpp"
-namespace latte { using FieldMemory = MirroredMemory<CudaDevice>; }
+namespace latte {
+using FieldMemory = MirroredMemory<CudaDevice>;
+using HaloPayload = StagedPayload<CudaDevice>;
+inline PayloadRoute payload_route_between_ranks() {
+  return comms::mpi_reads_device_memory() ? PayloadRoute::direct : PayloadRoute::staged;
+}
+}  // namespace latte
 #elif defined(LATTE_EMULATE_DEVICE_MEMORY)
 #include "backends/common/emulated_device.hpp"
 #include "backends/common/mirrored_memory.hpp"
-namespace latte { using FieldMemory = MirroredMemory<EmulatedDevice>; }
+#include "backends/common/staged_payload.hpp"
+namespace latte {
+using FieldMemory = MirroredMemory<EmulatedDevice>;
+using HaloPayload = StagedPayload<EmulatedDevice>;
+inline PayloadRoute payload_route_between_ranks() { return PayloadRoute::staged; }
+}  // namespace latte
 #else
 #include "backends/common/host_memory.hpp"
-namespace latte { using FieldMemory = HostMemory; }
+#include "backends/common/host_payload.hpp"
+namespace latte {
+using FieldMemory = HostMemory;
+using HaloPayload = HostPayload;
+inline PayloadRoute payload_route_between_ranks() { return PayloadRoute::staged; }  // one buffer serves every route
+}  // namespace latte
 #endif

@@ -25,6 +25,16 @@
 //
 // Buffers and site splits are cached with the tables, and the plan itself
 // holds a fixed array: repeating a statement allocates nothing.
+//
+// On device memory a payload is packed and unpacked where statements run and
+// MPI gets its pinned host copy (or, with CUDA-aware MPI, the device buffer):
+// the plan queues the copies (HaloPayload::stage_to_host/stage_to_device) and
+// brackets the halo work with the backend's hooks, which on cuda order its
+// halo stream against the statements (backends/cuda/halo_stream.hpp):
+// halo_begin() before the packs, halo_staged() before MPI reads a payload,
+// halo_end() after the unpacks and before the surface. The sends go out
+// before the interior is issued: a reduction's interior returns its partial
+// result to the host, and would hold the messages back until it is done.
 
 #include <algorithm>
 #include <array>
@@ -93,6 +103,11 @@ class StatementPlan {
                     remotes_[i].real_bytes == sizeof(Real);
     HaloBuffers& buffers = exchange.buffers(sizeof(Real), words, Node::nsimd, occurrence);
     shift.halo.data = static_cast<Real*>(buffers.records.data(side(), Access::read_write));
+    // On the device, the messages' item tables are copied there now, in
+    // statement order, so that halo work ordered after the statements before
+    // it (Backend::halo_begin) finds them complete.
+    if constexpr (side() == MemorySide::device)
+      for (const HaloMessage& message : exchange.messages) (void)message.view(side());
     remotes_[count_++] = Remote{&exchange, &buffers, &shift, &Node::template pack<Backend>,
                                 &Backend::template unpack<Real>, words, sizeof(Real), Node::nsimd, depth_};
     max_depth_ = depth_ > max_depth_ ? depth_ : max_depth_;
@@ -156,26 +171,29 @@ class StatementPlan {
     }
   }
 
-  // Post the receives, pack, then send every message of the halos at `depth`.
+  // Post the receives, pack, stage, then send every message of the halos at `depth`.
   void start(int depth) {
     const auto started = std::chrono::steady_clock::now();
     const Communicator& comm = layout_.decomposition().communicator();
     Requests& requests = statement_requests();
+    Backend::halo_begin();
     for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
       if (message.to_self) return;
-      void* target = r.buffers->receive[m].data(MemorySide::host, Access::write);
-      comm.receive_async(target, r.buffers->receive[m].bytes(), message.source_rank, tag(i, m), requests);
+      HaloPayload& payload = r.buffers->receive[m];
+      comm.receive_async(payload.message_data(), payload.bytes(), message.source_rank, tag(i, m), requests);
     });
     for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
-      r.pack(r.node, message.view(side()), r.buffers->send[m].data(side(), Access::write));
+      HaloPayload& payload = r.buffers->send[m];
+      r.pack(r.node, message.view(side()), payload.kernel_data());
+      if (!message.to_self) payload.stage_to_host();
     });
-    Backend::synchronize();
+    Backend::halo_staged();
     for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
       if (message.to_self) return;
-      const void* payload = r.buffers->send[m].data(MemorySide::host, Access::read);  // staged from the device
-      comm.send_async(payload, r.buffers->send[m].bytes(), message.destination_rank, tag(i, m), requests);
+      HaloPayload& payload = r.buffers->send[m];
+      comm.send_async(payload.message_data(), payload.bytes(), message.destination_rank, tag(i, m), requests);
       ++communication_counters().messages;
-      communication_counters().bytes += static_cast<std::int64_t>(r.buffers->send[m].bytes());
+      communication_counters().bytes += static_cast<std::int64_t>(payload.bytes());
     });
     ++communication_counters().exchanges;
     communication_counters().exchange_seconds +=
@@ -189,10 +207,12 @@ class StatementPlan {
     communication_counters().wait_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
     for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
-      FieldMemory& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
-      r.unpack(message.view(side()), payload.data(side(), Access::read), r.buffers->records.data(side(), Access::read_write),
+      HaloPayload& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
+      if (!message.to_self) payload.stage_to_device();
+      r.unpack(message.view(side()), payload.kernel_data(), r.buffers->records.data(side(), Access::read_write),
                r.words, r.nsimd);
     });
+    Backend::halo_end();
     communication_counters().exchange_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }

@@ -105,9 +105,11 @@ struct HaloMessage {
 // Storage for one use of a halo in a statement: the slots' records and each
 // message's payloads. Made the first time a statement needs it and kept with
 // the table, so an iteration that repeats the statement allocates nothing.
+// On device memory a payload between ranks also gets its pinned host buffer
+// here (backends/memory.hpp), once: fields never do.
 struct HaloBuffers {
   FieldMemory records;
-  std::vector<FieldMemory> send, receive;  // per message; a message to itself has no receive buffer
+  std::vector<HaloPayload> send, receive;  // per message; a message to itself has no receive buffer
 };
 
 struct HaloExchange {
@@ -137,9 +139,9 @@ struct HaloExchange {
           FieldMemory(record * static_cast<std::size_t>(slots()), [] { return std::string("halo records"); }, Traffic::halo);
       for (const HaloMessage& m : messages) {
         const std::size_t payload = real_bytes * static_cast<std::size_t>(words) * static_cast<std::size_t>(m.items);
-        slot->send.emplace_back(payload, [] { return std::string("a halo message to send"); }, Traffic::halo);
-        slot->receive.emplace_back(m.to_self ? 0 : payload, [] { return std::string("a received halo message"); },
-                                   Traffic::halo);
+        const PayloadRoute route = m.to_self ? PayloadRoute::in_place : payload_route_between_ranks();
+        slot->send.emplace_back(payload, [] { return std::string("a halo message to send"); }, route);
+        slot->receive.emplace_back(m.to_self ? 0 : payload, [] { return std::string("a received halo message"); }, route);
       }
     }
     return *slot;

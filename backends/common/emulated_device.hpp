@@ -5,12 +5,16 @@
 // them goes through the residency bookkeeping the CUDA backend uses. A
 // statement that forgot to bind a field, or host code that took the wrong
 // access, then computes with stale data and the CPU test suite sees it.
+// Halo payloads are staged through emulated pinned memory with held-back
+// copies (backends/common/emulated_staging.hpp), as the cuda backend stages
+// them through pinned memory on its halo stream.
 
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <string>
 
+#include "backends/common/emulated_staging.hpp"
 #include "lattice/aligned_buffer.hpp"
 
 namespace latte {
@@ -31,6 +35,21 @@ struct EmulatedDevice {
   static void copy_to_host(void* to, const void* from, std::size_t bytes, const char*, const std::string&) {
     std::memcpy(to, from, bytes);
   }
+
+  // Halo staging (backends/common/staged_payload.hpp).
+  static void* allocate_pinned(std::size_t bytes, const std::string&) {
+    return EmulatedStaging::instance().allocate_pinned(bytes);
+  }
+  static void release_pinned(void* p) noexcept { EmulatedStaging::instance().release_pinned(p); }
+  static bool is_pinned(const void* p) { return EmulatedStaging::instance().is_pinned(p); }
+  static void stage_to_host(void* to, const void* from, std::size_t bytes, const std::string&) {
+    EmulatedStaging::instance().queue_to_host(to, from, bytes);
+  }
+  static void stage_to_device(void* to, const void* from, std::size_t bytes, const std::string&) {
+    EmulatedStaging::instance().copy_to_device(to, from, bytes);
+  }
+  // The backend's wait for staging: queued copies to the host are done.
+  static void complete_staging() { EmulatedStaging::instance().complete(); }
 };
 
 }  // namespace latte

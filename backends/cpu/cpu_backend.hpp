@@ -26,6 +26,10 @@ struct Cpu {
   static constexpr const char* name = "cpu";
   static constexpr MemorySide memory_side = MemorySide::host;
   static void synchronize() {}  // statements are done when assign returns
+  // Halo work is done when pack and unpack return; nothing to order.
+  static void halo_begin() {}
+  static void halo_staged() {}
+  static void halo_end() {}
 
   // Software prefetch, one outer site ahead, of everything a statement reads
   // there (through its shifts) and the destination it writes. It pays off

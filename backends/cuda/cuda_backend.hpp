@@ -1,11 +1,13 @@
 #pragma once
 // The CUDA backend: every fused statement is one kernel launch on the
 // default stream (statements stay in program order and run back to back);
+// halo packs, payload copies and unpacks run on a stream of their own
+// (backends/cuda/halo_stream.hpp), ordered against statements by events;
 // reductions merge per-thread accumulators in a block-level tree, then one
 // block merges the blocks' partials (merges are exact: the result does not
 // depend on the launch shape). The contract every backend meets is written
 // in backends/backend_contract.hpp.
-// Field data lives on the device (backends/cuda/mirrored_memory.hpp).
+// Field data lives on the device (backends/common/mirrored_memory.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/cuda/halo_stream.hpp"
 #include "backends/cuda/kernel_names.hpp"
 #include "backends/cuda/launch.hpp"
 #include "backends/cuda/statement_kernels.hpp"
@@ -68,14 +71,21 @@ struct Cuda {
     return finish<Combine>(partial, grid.blocks);
   }
 
-  // Halo gather and scatter as device kernels: a halo never brings a field
-  // to the host, only its payload (staged by the statement plan).
+  // Halo gather and scatter as device kernels on the halo stream: a halo
+  // never brings a field to the host, only its payload (staged by the
+  // statement plan through pinned memory, or handed to a CUDA-aware MPI).
+  // The plan brackets them: halo_begin() before the packs, halo_staged()
+  // before MPI reads the payloads, halo_end() after the unpacks.
+  static void halo_begin() { cuda::begin_halo_work(); }
+  static void halo_staged() { cuda::wait_for_staging(); }
+  static void halo_end() { cuda::end_halo_work(); }
+
   template <class E>
   static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
     if (items.items == 0) return;
     static const cuda::LaunchShape shape = cuda::launch_shape(cuda::pack_kernel<E>);
     const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::pack_kernel<E><<<grid.blocks, grid.block>>>(e, items, payload);
+    cuda::pack_kernel<E><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(e, items, payload);
     cuda::after_launch(&cuda::describe_pack<E>);
   }
 
@@ -84,8 +94,8 @@ struct Cuda {
     if (items.items == 0) return;
     static const cuda::LaunchShape shape = cuda::launch_shape(cuda::unpack_kernel<Real>);
     const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::unpack_kernel<Real><<<grid.blocks, grid.block>>>(items, static_cast<const Real*>(payload),
-                                                           static_cast<Real*>(records), words, nsimd);
+    cuda::unpack_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
+        items, static_cast<const Real*>(payload), static_cast<Real*>(records), words, nsimd);
     cuda::after_launch(&cuda::describe_unpack<Real>);
   }
 

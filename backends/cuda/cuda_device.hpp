@@ -1,6 +1,8 @@
 #pragma once
 // Device memory through the CUDA runtime, for MirroredMemory: plain
-// cudaMalloc (no managed memory), errors that say what was being done.
+// cudaMalloc (no managed memory), errors that say what was being done. Halo
+// payloads (backends/common/staged_payload.hpp) add pinned host buffers and
+// copies queued on the halo stream (backends/cuda/halo_stream.hpp).
 
 #include <cstddef>
 #include <string>
@@ -8,6 +10,8 @@
 #include <cuda_runtime.h>
 
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/cuda/halo_stream.hpp"
+#include "backends/cuda/pinned_memory.hpp"
 
 namespace latte {
 
@@ -23,6 +27,20 @@ struct CudaDevice {
   static void copy_to_host(void* to, const void* from, std::size_t bytes, const char* doing, const std::string& what) {
     const cudaError_t status = cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost);
     if (status != cudaSuccess) cuda::check(status, doing + what);
+  }
+
+  // Halo staging: asynchronous copies on the halo stream, between device
+  // memory and pinned host memory.
+  static void* allocate_pinned(std::size_t bytes, const std::string& what) { return cuda::allocate_pinned(bytes, what); }
+  static void release_pinned(void* p) noexcept { cuda::release_pinned(p); }
+  static bool is_pinned(const void* p) { return cuda::is_pinned(p); }
+  static void stage_to_host(void* to, const void* from, std::size_t bytes, const std::string& what) {
+    const cudaError_t status = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, cuda::halo_stream());
+    if (status != cudaSuccess) cuda::check(status, "copying " + what + " to pinned host memory");
+  }
+  static void stage_to_device(void* to, const void* from, std::size_t bytes, const std::string& what) {
+    const cudaError_t status = cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, cuda::halo_stream());
+    if (status != cudaSuccess) cuda::check(status, "copying " + what + " from pinned host memory");
   }
 };
 

@@ -19,6 +19,10 @@ struct Simt {
   static constexpr const char* name = "simt";
   static constexpr MemorySide memory_side = MemorySide::host;
   static void synchronize() {}  // statements are done when assign returns
+  // Halo work is done when pack and unpack return; nothing to order.
+  static void halo_begin() {}
+  static void halo_staged() {}
+  static void halo_end() {}
 
   template <class T, int N, class E, class Op>
   static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {

@@ -1,0 +1,30 @@
+#pragma once
+// A halo message's payload for backends that run on the host (cpu, simt):
+// one aligned buffer that pack writes, MPI sends or receives, and unpack
+// reads. There is nothing to stage, so staging costs nothing here.
+
+#include <cstddef>
+
+#include "backends/common/payload_route.hpp"
+#include "lattice/aligned_buffer.hpp"
+
+namespace latte {
+
+class HostPayload {
+ public:
+  HostPayload() = default;
+  // describe() and the route would matter for device memory; host memory has one buffer.
+  template <class Describe>
+  HostPayload(std::size_t bytes, Describe&& /*describe*/, PayloadRoute) : buffer_(bytes) {}
+
+  std::size_t bytes() const { return buffer_.bytes(); }
+  void* kernel_data() { return buffer_.data(); }
+  void* message_data() { return buffer_.data(); }
+  void stage_to_host() {}
+  void stage_to_device() {}
+
+ private:
+  AlignedBuffer buffer_;
+};
+
+}  // namespace latte
