@@ -14,3 +14,22 @@
 #else
 #include "backends/comms/serial_communicator.hpp"
 #endif
+
+#include <vector>
+
+namespace latte {
+
+// One number from every rank of a communicator, added in rank order: the
+// same total on every rank (collective). For checksums (sums modulo 2^32 or
+// 2^64 of unsigned words) and sums checked to a tolerance, not for the
+// reductions of fields, which have their own reproducible sums.
+template <class Number>
+Number sum_over_ranks(const Communicator& communicator, Number mine) {
+  std::vector<Number> all(static_cast<std::size_t>(communicator.size()));
+  communicator.all_gather(&mine, sizeof mine, all.data());
+  Number total = 0;
+  for (Number n : all) total += n;
+  return total;
+}
+
+}  // namespace latte

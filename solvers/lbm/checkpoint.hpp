@@ -88,15 +88,6 @@ inline std::uint64_t site_hash(std::uint64_t index, const void* record, std::siz
   return hash.value();
 }
 
-template <class Number>
-Number sum_over_ranks(const Communicator& communicator, Number mine) {
-  std::vector<Number> all(static_cast<std::size_t>(communicator.size()));
-  communicator.all_gather(&mine, sizeof mine, all.data());
-  Number total = 0;
-  for (Number n : all) total += n;
-  return total;
-}
-
 // Version 1: one FNV-1a over the whole file, so read in order by one rank.
 template <class Sim>
 void read_checkpoint_version_1(Sim& sim, const std::string& path) {
@@ -176,7 +167,7 @@ void write_checkpoint(const Sim& sim, const std::string& path) {
     }
     Fnv1a header_hash;
     header_hash.add(header.data(), header.size());
-    const std::uint64_t checksum = header_hash.value() + detail::sum_over_ranks(communicator, sites_hash);
+    const std::uint64_t checksum = header_hash.value() + sum_over_ranks(communicator, sites_hash);
     file.root_write_at(0, header.data(), static_cast<std::int64_t>(header.size()));
     file.root_write_at(static_cast<std::int64_t>(header.size()) + g.volume() * record_bytes, &checksum, 8);
     file.close();
@@ -275,7 +266,7 @@ void read_checkpoint(Sim& sim, const std::string& path) {
     Fnv1a header_hash;
     const auto header = detail::checkpoint_header(sim, frame.time);
     header_hash.add(header.data(), header.size());
-    if (header_hash.value() + detail::sum_over_ranks(communicator, sites_hash) != frame.stored_checksum)
+    if (header_hash.value() + sum_over_ranks(communicator, sites_hash) != frame.stored_checksum)
       throw std::runtime_error("lbm: checkpoint " + path + " fails its checksum (corrupt)");
     block.view(file, static_cast<std::int64_t>(header_bytes), record_bytes);
     const auto view = sim.populations().host_view(Access::write);

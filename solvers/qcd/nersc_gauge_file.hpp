@@ -210,17 +210,6 @@ void scatter_slice(GaugeField<R, W>& U, const BlockSlices& block, int t, int row
   });
 }
 
-// Sums over the ranks of a communicator, in rank order (the same result on
-// every rank): the checksum is a sum modulo 2^32, the trace a sum of reals.
-template <class Number>
-Number sum_over_ranks(const Communicator& communicator, Number mine) {
-  std::vector<Number> all(static_cast<std::size_t>(communicator.size()));
-  communicator.all_gather(&mine, sizeof mine, all.data());
-  Number total = 0;
-  for (Number n : all) total += n;
-  return total;
-}
-
 inline double header_number(const NerscHeader& header, const std::string& key, const std::string& path) {
   const std::string& text = header.fields.at(key);
   try {
@@ -417,8 +406,8 @@ NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
         trace += u[0] + u[8] + u22;
       }
     }
-    checksum = nersc_detail::sum_over_ranks(communicator, checksum);
-    trace = nersc_detail::sum_over_ranks(communicator, trace);
+    checksum = sum_over_ranks(communicator, checksum);
+    trace = sum_over_ranks(communicator, trace);
     if (checksum != stored) {
       char message[64];
       std::snprintf(message, sizeof message, "%x but its header says %x", checksum, stored);
@@ -519,7 +508,7 @@ void write_nersc(const GaugeField<R, W>& U, const std::string& path, const Nersc
         nersc_detail::encode<float, std::uint32_t>(values, options.big_endian, raw, checksum);
       file.write_block(raw.data(), block.sites_per_slice());
     }
-    checksum = nersc_detail::sum_over_ranks(communicator, checksum);
+    checksum = sum_over_ranks(communicator, checksum);
     char checksum_text[9];
     std::snprintf(checksum_text, sizeof checksum_text, "%08x", checksum);
     text.replace(checksum_at, 8, checksum_text);
