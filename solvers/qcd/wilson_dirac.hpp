@@ -19,6 +19,7 @@
 
 #include "dsl/latte.hpp"
 #include "lattice/gauge_field.hpp"
+#include "solvers/qcd/precompiled_instances.hpp"
 
 namespace latte {
 
@@ -57,21 +58,45 @@ class WilsonDirac {
   double mass() const { return mass_; }
   const Gauge& gauge() const { return U_; }
 
-  void dslash(Field& out, const Field& in) const { out = wilson_hopping<+1>(U_, in); }
-  void dslash_dagger(Field& out, const Field& in) const { out = wilson_hopping<-1>(U_, in); }
-
-  void apply(Field& out, const Field& in) const { out = (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in); }
-  void apply_dagger(Field& out, const Field& in) const {
-    out = (4.0 + mass_) * in - 0.5 * wilson_hopping<-1>(U_, in);
-  }
+  void dslash(Field& out, const Field& in) const;
+  void dslash_dagger(Field& out, const Field& in) const;
+  void apply(Field& out, const Field& in) const;
+  void apply_dagger(Field& out, const Field& in) const;
   // out = M in, returning |out|^2 from the same pass.
-  double apply_and_norm2(Field& out, const Field& in) const {
-    return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), localNorm2(out));
-  }
+  double apply_and_norm2(Field& out, const Field& in) const;
 
  private:
   const Gauge& U_;
   double mass_;
 };
+
+// The statements are defined outside the class, so that they are not inline:
+// a build can compile them once for its usual precisions and let every other
+// file use that copy (solvers/qcd/precompiled_instances.hpp).
+template <class R, class W>
+void WilsonDirac<R, W>::dslash(Field& out, const Field& in) const {
+  out = wilson_hopping<+1>(U_, in);
+}
+template <class R, class W>
+void WilsonDirac<R, W>::dslash_dagger(Field& out, const Field& in) const {
+  out = wilson_hopping<-1>(U_, in);
+}
+template <class R, class W>
+void WilsonDirac<R, W>::apply(Field& out, const Field& in) const {
+  out = (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in);
+}
+template <class R, class W>
+void WilsonDirac<R, W>::apply_dagger(Field& out, const Field& in) const {
+  out = (4.0 + mass_) * in - 0.5 * wilson_hopping<-1>(U_, in);
+}
+template <class R, class W>
+double WilsonDirac<R, W>::apply_and_norm2(Field& out, const Field& in) const {
+  return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), localNorm2(out));
+}
+
+#if defined(LATTE_PRECOMPILED_QCD)
+LATTE_QCD_DOUBLE_INSTANCE class WilsonDirac<double>;
+LATTE_QCD_SINGLE_INSTANCE class WilsonDirac<float>;
+#endif
 
 }  // namespace latte

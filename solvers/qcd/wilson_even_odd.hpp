@@ -37,13 +37,7 @@ class WilsonEvenOdd {
   using LinksByDirection = std::array<Links, 4>;
   static constexpr double flops_per_site = 2 * 1320 + 72;
 
-  WilsonEvenOdd(const GaugeField<R, W>& U, double mass)
-      : even_(U.geometry().checkerboard(Parity::even)),
-        odd_(U.geometry().checkerboard(Parity::odd)),
-        U_even_(pick_links(U, Parity::even, even_)),
-        U_odd_(pick_links(U, Parity::odd, odd_)),
-        mass_(mass),
-        odd_scratch_(odd_) {}
+  WilsonEvenOdd(const GaugeField<R, W>& U, double mass);
 
   // The fields Mhat acts on live on the even checkerboard.
   const Geometry& geometry() const { return even_; }
@@ -60,33 +54,59 @@ class WilsonEvenOdd {
     return wilson_hopping<Sign>(U_odd_, U_even_, even_field);
   }
 
-  void apply(Field& out, const Field& in) const { apply_signed<+1>(out, in); }
-  void apply_dagger(Field& out, const Field& in) const { apply_signed<-1>(out, in); }
+  void apply(Field& out, const Field& in) const;
+  void apply_dagger(Field& out, const Field& in) const;
   // out = Mhat in, returning |out|^2 from the same pass.
-  double apply_and_norm2(Field& out, const Field& in) const {
-    odd_scratch_ = hopping_to_odd<+1>(in);
-    return assign_and_sum(out, diagonal() * in - (0.25 / diagonal()) * hopping_to_even<+1>(odd_scratch_),
-                          localNorm2(out));
-  }
+  double apply_and_norm2(Field& out, const Field& in) const;
 
  private:
-  template <int Sign> void apply_signed(Field& out, const Field& in) const {
-    odd_scratch_ = hopping_to_odd<Sign>(in);
-    out = diagonal() * in - (0.25 / diagonal()) * hopping_to_even<Sign>(odd_scratch_);
-  }
-
-  static LinksByDirection pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half) {
-    LinksByDirection links{Links(half, Uninitialized{}), Links(half, Uninitialized{}), Links(half, Uninitialized{}),
-                           Links(half, Uninitialized{})};
-    for (int mu = 0; mu < 4; ++mu) links[mu] = pick(parity, U[mu]);
-    return links;
-  }
+  template <int Sign> void apply_signed(Field& out, const Field& in) const;
+  static LinksByDirection pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half);
 
   Geometry even_, odd_;
   LinksByDirection U_even_, U_odd_;
   double mass_;
   mutable Field odd_scratch_;
 };
+
+// Defined outside the class, so not inline: see WilsonDirac.
+template <class R, class W>
+WilsonEvenOdd<R, W>::WilsonEvenOdd(const GaugeField<R, W>& U, double mass)
+    : even_(U.geometry().checkerboard(Parity::even)),
+      odd_(U.geometry().checkerboard(Parity::odd)),
+      U_even_(pick_links(U, Parity::even, even_)),
+      U_odd_(pick_links(U, Parity::odd, odd_)),
+      mass_(mass),
+      odd_scratch_(odd_) {}
+
+template <class R, class W>
+void WilsonEvenOdd<R, W>::apply(Field& out, const Field& in) const {
+  apply_signed<+1>(out, in);
+}
+template <class R, class W>
+void WilsonEvenOdd<R, W>::apply_dagger(Field& out, const Field& in) const {
+  apply_signed<-1>(out, in);
+}
+template <class R, class W>
+double WilsonEvenOdd<R, W>::apply_and_norm2(Field& out, const Field& in) const {
+  odd_scratch_ = hopping_to_odd<+1>(in);
+  return assign_and_sum(out, diagonal() * in - (0.25 / diagonal()) * hopping_to_even<+1>(odd_scratch_),
+                        localNorm2(out));
+}
+template <class R, class W>
+template <int Sign>
+void WilsonEvenOdd<R, W>::apply_signed(Field& out, const Field& in) const {
+  odd_scratch_ = hopping_to_odd<Sign>(in);
+  out = diagonal() * in - (0.25 / diagonal()) * hopping_to_even<Sign>(odd_scratch_);
+}
+template <class R, class W>
+auto WilsonEvenOdd<R, W>::pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half)
+    -> LinksByDirection {
+  LinksByDirection links{Links(half, Uninitialized{}), Links(half, Uninitialized{}), Links(half, Uninitialized{}),
+                         Links(half, Uninitialized{})};
+  for (int mu = 0; mu < 4; ++mu) links[mu] = pick(parity, U[mu]);
+  return links;
+}
 
 // Solve M x = b (fields on the whole lattice) through the even-odd Schur
 // complement `schur` of M (same gauge field and mass): prepare the even-site
@@ -158,5 +178,24 @@ SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<Spinor<R>
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
+
+#if defined(LATTE_PRECOMPILED_QCD)
+LATTE_QCD_DOUBLE_INSTANCE class WilsonEvenOdd<double>;
+LATTE_QCD_SINGLE_INSTANCE class WilsonEvenOdd<float>;
+LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson(const WilsonEvenOdd<double>&, Lattice<Spinor<double>>&,
+                                                    const Lattice<Spinor<double>>&, const SolverControl&);
+LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson(const WilsonEvenOdd<float>&, Lattice<Spinor<float>>&,
+                                                    const Lattice<Spinor<float>>&, const SolverControl&);
+LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonEvenOdd<double>&, const WilsonDirac<double>&,
+                                                             Lattice<Spinor<double>>&, const Lattice<Spinor<double>>&,
+                                                             const SolverControl&);
+LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonEvenOdd<float>&, const WilsonDirac<float>&,
+                                                             Lattice<Spinor<float>>&, const Lattice<Spinor<float>>&,
+                                                             const SolverControl&);
+LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonDirac<double>&, Lattice<Spinor<double>>&,
+                                                             const Lattice<Spinor<double>>&, const SolverControl&);
+LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonDirac<float>&, Lattice<Spinor<float>>&,
+                                                             const Lattice<Spinor<float>>&, const SolverControl&);
+#endif
 
 }  // namespace latte

@@ -77,4 +77,15 @@ SolverReport solve_wilson(const Dirac& M, Field& x, const Field& b, const Solver
   return total;
 }
 
+#if defined(LATTE_PRECOMPILED_QCD)
+LATTE_QCD_DOUBLE_INSTANCE double relative_residual(const WilsonDirac<double>&, const Lattice<Spinor<double>>&,
+                                                   const Lattice<Spinor<double>>&);
+LATTE_QCD_SINGLE_INSTANCE double relative_residual(const WilsonDirac<float>&, const Lattice<Spinor<float>>&,
+                                                   const Lattice<Spinor<float>>&);
+LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson(const WilsonDirac<double>&, Lattice<Spinor<double>>&,
+                                                    const Lattice<Spinor<double>>&, const SolverControl&);
+LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson(const WilsonDirac<float>&, Lattice<Spinor<float>>&,
+                                                    const Lattice<Spinor<float>>&, const SolverControl&);
+#endif
+
 }  // namespace latte

@@ -150,4 +150,20 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattic
   return report;
 }
 
+#if defined(LATTE_PRECOMPILED_QCD) && LATTE_QCD_MIXED_PRECISION_INSTANCES
+#if LATTE_SIMD_BYTES != 0  // one lane: the single-precision width is DefaultWidth, an instance of its own
+LATTE_QCD_MIXED_INSTANCE class WilsonDirac<float, MatchingSingleWidth<DefaultWidth>>;
+LATTE_QCD_MIXED_INSTANCE class WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>>;
+#endif
+LATTE_QCD_MIXED_INSTANCE SolverReport solve_wilson_mixed(const WilsonDirac<double>&, Lattice<Spinor<double>>&,
+                                                         const Lattice<Spinor<double>>&, const SolverControl&,
+                                                         const MixedPrecisionControl&);
+LATTE_QCD_MIXED_INSTANCE SolverReport solve_wilson_even_odd_mixed(
+    const WilsonEvenOdd<double>&, const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>>&, const WilsonDirac<double>&,
+    Lattice<Spinor<double>>&, const Lattice<Spinor<double>>&, const SolverControl&, const MixedPrecisionControl&);
+LATTE_QCD_MIXED_INSTANCE SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double>&, Lattice<Spinor<double>>&,
+                                                                  const Lattice<Spinor<double>>&, const SolverControl&,
+                                                                  const MixedPrecisionControl&);
+#endif
+
 }  // namespace latte
