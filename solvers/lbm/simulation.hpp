@@ -12,6 +12,7 @@
 #include "dsl/latte.hpp"
 #include "solvers/lbm/boundaries.hpp"
 #include "solvers/lbm/macroscopic.hpp"
+#include "solvers/lbm/precompiled_instances.hpp"
 #include "solvers/lbm/stream_collide.hpp"
 
 namespace latte::lbm {
@@ -34,13 +35,7 @@ class Simulation {
   using VectorField = Lattice<RealVector<Real, D>, Width>;
   using Boundary = Lattice<RealVector<Real, D + 1>, Width>;
 
-  Simulation(const Geometry& geometry, const Parameters& p) : f_(geometry), next_(geometry) {
-    if (geometry.dimensions() != D)
-      throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
-                                  "-dimensional lattice");
-    set_parameters(p);
-    initialise(1.0);
-  }
+  Simulation(const Geometry& geometry, const Parameters& p);
 
   void set_parameters(const Parameters& p) {
     if (!(p.tau > 0.5)) throw std::invalid_argument("lbm: tau must exceed 1/2 (positive viscosity), got " +
@@ -61,16 +56,14 @@ class Simulation {
   template <class Rho, class U>
   void initialise(const Rho& rho, const U& u) { f_ = equilibrium_of<VS>(rho, u); }
   // Fluid at rest with uniform density.
-  void initialise(double rho) {
-    ScalarField r(f_.geometry());
-    VectorField u(f_.geometry());
-    r = rho;
-    u = zero;
-    initialise(r, u);
-  }
+  void initialise(double rho);
 
   // One time step: one fused stream-collide pass, then the O(1) swap.
-  template <class Backend = backend::Default>
+  // step() and run() use the build's default backend; step<Backend>() and
+  // run<Backend>() choose another (the per-lane one, to compare).
+  void step();
+  void run(long steps);
+  template <class Backend>
   void step() {
     if (boundary_) {
       if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
@@ -82,7 +75,7 @@ class Simulation {
     f_.swap(next_);
     ++time_;
   }
-  template <class Backend = backend::Default>
+  template <class Backend>
   void run(long steps) {
     for (long s = 0; s < steps; ++s) step<Backend>();
   }
@@ -90,18 +83,10 @@ class Simulation {
   auto density() const { return lbm::density<VS>(f_); }
   auto velocity() const { return lbm::velocity<VS>(f_, params_); }
 
-  double mass() const { return sum(density()); }
-  std::array<double, D> total_momentum() const {
-    const auto j = sum(momentum<VS>(f_));
-    std::array<double, D> out;
-    for (int d = 0; d < D; ++d) out[d] = j.v[d];
-    return out;
-  }
+  double mass() const;
+  std::array<double, D> total_momentum() const;
   // max |u| over fluid sites (solid sites keep their initial state).
-  double max_speed() const {
-    if (boundary_) return std::sqrt(maxval(where(element<0>(*boundary_), 0.0, localNorm2(velocity()))));
-    return std::sqrt(maxval(localNorm2(velocity())));
-  }
+  double max_speed() const;
 
   PopulationField& populations() { return f_; }
   const PopulationField& populations() const { return f_; }
@@ -120,5 +105,63 @@ class Simulation {
   bool forced_ = false;
   long time_ = 0;
 };
+
+// The members with statements are defined outside the class, so not inline:
+// a build can compile them once for its usual simulations
+// (solvers/lbm/precompiled_instances.hpp).
+template <class VS, class Real, class Model, class Width>
+Simulation<VS, Real, Model, Width>::Simulation(const Geometry& geometry, const Parameters& p)
+    : f_(geometry), next_(geometry) {
+  if (geometry.dimensions() != D)
+    throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
+                                "-dimensional lattice");
+  set_parameters(p);
+  initialise(1.0);
+}
+
+template <class VS, class Real, class Model, class Width>
+void Simulation<VS, Real, Model, Width>::initialise(double rho) {
+  ScalarField r(f_.geometry());
+  VectorField u(f_.geometry());
+  r = rho;
+  u = zero;
+  initialise(r, u);
+}
+
+template <class VS, class Real, class Model, class Width>
+void Simulation<VS, Real, Model, Width>::step() {
+  step<backend::Default>();
+}
+
+template <class VS, class Real, class Model, class Width>
+void Simulation<VS, Real, Model, Width>::run(long steps) {
+  run<backend::Default>(steps);
+}
+
+template <class VS, class Real, class Model, class Width>
+double Simulation<VS, Real, Model, Width>::mass() const {
+  return sum(density());
+}
+
+template <class VS, class Real, class Model, class Width>
+auto Simulation<VS, Real, Model, Width>::total_momentum() const -> std::array<double, D> {
+  const auto j = sum(momentum<VS>(f_));
+  std::array<double, D> out;
+  for (int d = 0; d < D; ++d) out[d] = j.v[d];
+  return out;
+}
+
+template <class VS, class Real, class Model, class Width>
+double Simulation<VS, Real, Model, Width>::max_speed() const {
+  if (boundary_) return std::sqrt(maxval(where(element<0>(*boundary_), 0.0, localNorm2(velocity()))));
+  return std::sqrt(maxval(localNorm2(velocity())));
+}
+
+#if defined(LATTE_PRECOMPILED_LBM)
+LATTE_LBM_D2Q9_INSTANCE class Simulation<D2Q9, double, Bgk>;
+LATTE_LBM_D2Q9_INSTANCE class Simulation<D2Q9, double, Trt>;
+LATTE_LBM_D3Q19_INSTANCE class Simulation<D3Q19, double, Bgk>;
+LATTE_LBM_D3Q19_INSTANCE class Simulation<D3Q19, double, Trt>;
+#endif
 
 }  // namespace latte::lbm

@@ -13,8 +13,9 @@
 // Elsewhere the macros are `extern template`: the other files use those
 // copies for the build's default SIMD width (DefaultWidth), and still
 // compile their own for any other width. This project's tests, examples and
-// benchmarks are built so (solvers/qcd/instances/); the cuda backend is not
-// (its statements are kernels that each file launches itself).
+// benchmarks are built so (solvers/qcd/instances/ in the source tree); the
+// cuda backend is not (its statements are kernels that each file launches
+// itself).
 //
 // The instances:
 //   double: WilsonDirac, WilsonEvenOdd, solve_wilson, solve_wilson_even_odd,
