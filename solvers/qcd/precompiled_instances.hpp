@@ -9,7 +9,8 @@
 // defines the matching macro below as `template` before including the
 // solver headers, e.g.
 //   #define LATTE_QCD_DOUBLE_INSTANCE template
-//   #include "solvers/qcd/wilson_solve_mixed.hpp"
+//   #include "solvers/qcd/wilson_even_odd.hpp"
+// (the mixed-precision file includes solvers/qcd/wilson_solve_mixed.hpp).
 // Elsewhere the macros are `extern template`: the other files use those
 // copies for the build's default SIMD width (DefaultWidth), and still
 // compile their own for any other width. This project's tests, examples and
