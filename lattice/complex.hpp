@@ -81,15 +81,22 @@ struct OpaqueValue {
   }
 };
 
+// x * y + z with one rounding. For plain reals std::fma; backends
+// specialise it for their vector types, because a library's vector fma may be
+// x * y + z, which only becomes one instruction if the compiler chooses to
+// contract it (xsimd 8.1 has no AVX-512 or SSE4.2 fma, and a sanitizer build
+// or -ffp-contract=off does not contract).
+template <class R, class = void>
+struct RoundedOnceMultiplyAdd {
+  LATTE_INLINE static R of(const R& x, const R& y, const R& z) {
+    using std::fma;
+    return fma(x, y, z);
+  }
+};
+
 template <class R>
 LATTE_INLINE R fused_multiply_add(const R& x, const R& y, const R& z) {
-  const R addend = OpaqueValue<R>::of(z);
-  if constexpr (std::is_arithmetic_v<R>) {
-    using std::fma;
-    return fma(x, y, addend);
-  } else {
-    return fma(x, y, addend);
-  }
+  return RoundedOnceMultiplyAdd<R>::of(x, y, OpaqueValue<R>::of(z));
 }
 
 // |z|^2, the local contribution to norm2.

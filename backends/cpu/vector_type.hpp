@@ -57,4 +57,35 @@ struct OpaqueValue<xsimd::batch<T, A>> {
     return xsimd::batch<T, A>(r);
   }
 };
+
+// x * y + z rounded once on a vector (lattice/complex.hpp: fused_multiply_add),
+// with the FMA instruction itself: xsimd 8.1's fma is x * y + z for AVX-512
+// and SSE4.2, one instruction only where the compiler contracts it. Without
+// FMA hardware (an SSE2 build) there is no single rounding to be had cheaply,
+// and x * y + z stays (reductions then differ from a scalar build's bits).
+template <class T, class A>
+struct RoundedOnceMultiplyAdd<xsimd::batch<T, A>> {
+  using Batch = xsimd::batch<T, A>;
+  static_assert(std::is_floating_point_v<T>, "Latte: fused_multiply_add is for real vectors");
+  static inline __attribute__((always_inline)) Batch of(const Batch& x, const Batch& y, const Batch& z) {
+    constexpr bool is_double = std::is_same_v<T, double>;
+#if defined(__AVX512F__)
+    if constexpr (sizeof(Batch) == 64) {
+      if constexpr (is_double) return _mm512_fmadd_pd(x, y, z);
+      else return _mm512_fmadd_ps(x, y, z);
+    }
+#endif
+#if defined(__FMA__)
+    if constexpr (sizeof(Batch) == 32) {
+      if constexpr (is_double) return _mm256_fmadd_pd(x, y, z);
+      else return _mm256_fmadd_ps(x, y, z);
+    }
+    if constexpr (sizeof(Batch) == 16) {
+      if constexpr (is_double) return _mm_fmadd_pd(x, y, z);
+      else return _mm_fmadd_ps(x, y, z);
+    }
+#endif
+    return xsimd::fma(x, y, z);
+  }
+};
 }  // namespace latte
