@@ -10,6 +10,9 @@ install(DIRECTORY dsl lattice backends solvers
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/latte
         FILES_MATCHING PATTERN "*.hpp")
 install(TARGETS latte EXPORT latteTargets)
+if(TARGET latte_runtime)  # latte::runtime: the run-time code compiled once (not on cuda)
+  install(TARGETS latte_runtime EXPORT latteTargets)
+endif()
 install(EXPORT latteTargets NAMESPACE latte:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)
 configure_package_config_file(cmake/latteConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/latteConfig.cmake

@@ -29,26 +29,12 @@
 #include "backends/comms/communicator.hpp"
 #include "lattice/coordinate.hpp"
 #include "lattice/errors.hpp"
+#include "lattice/runtime_linkage.hpp"
 
 namespace latte {
 
 // "1.1.2.2" -> [1 1 2 2]; `what` names the setting in error messages.
-inline Coordinate parse_dotted(const std::string& text, const std::string& what) {
-  Coordinate out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t dot = text.find('.', start);
-    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    char* end = nullptr;
-    const long value = part.empty() ? -1 : std::strtol(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || value < 0 || value > 1 << 20)
-      throw LayoutError("Latte: cannot read " + what + " '" + text + "': expected non-negative integers separated by dots, e.g. 1.1.2.2");
-    out.push_back(static_cast<int>(value));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return out;
-}
+LATTE_RUNTIME_INLINE Coordinate parse_dotted(const std::string& text, const std::string& what);
 
 // Run-time choices for every geometry built without explicit ones. Read from
 // the environment on first use; a latte::Environment may override them from
@@ -80,62 +66,12 @@ inline bool communication_overlap() { return DecompositionDefaults::instance().o
 // largest first, each go to the dimension with the largest local extent that
 // they divide (the last such dimension on a tie, so the slowest dimensions
 // are split first, as lattice QCD codes usually split time first).
-inline Coordinate default_process_grid(const Coordinate& dims, int ranks) {
-  Coordinate grid(dims.size(), 1);
-  std::vector<int> factors;
-  for (int n = ranks, p = 2; n > 1;) {
-    if (n % p == 0) {
-      factors.push_back(p);
-      n /= p;
-    } else {
-      ++p;
-    }
-  }
-  for (auto f = factors.rbegin(); f != factors.rend(); ++f) {
-    int best = -1;
-    for (int mu = 0; mu < static_cast<int>(dims.size()); ++mu) {
-      const int local = dims[mu] / grid[mu];
-      if (local % *f == 0 && (best < 0 || local >= dims[best] / grid[best])) best = mu;
-    }
-    if (best < 0)
-      throw LayoutError("Latte: lattice extents " + to_string(dims) + " cannot be split over " + std::to_string(ranks) +
-                        " ranks (process grid so far " + to_string(grid) + ", no extent left divisible by " +
-                        std::to_string(*f) + "); give a process grid with LATTE_PROCESS_GRID or GeometryOptions");
-    grid[best] *= *f;
-  }
-  return grid;
-}
+LATTE_RUNTIME_INLINE Coordinate default_process_grid(const Coordinate& dims, int ranks);
 
 class Decomposition {
  public:
   // replicated: every rank holds the whole lattice and works alone.
-  Decomposition(Coordinate global_dims, Coordinate process_grid, Coordinate forced, bool replicated)
-      : global_(std::move(global_dims)), grid_(std::move(process_grid)), forced_(std::move(forced)) {
-    const int nd = static_cast<int>(global_.size());
-    if (forced_.empty()) forced_.assign(nd, 0);
-    if (static_cast<int>(grid_.size()) != nd || static_cast<int>(forced_.size()) != nd)
-      throw LayoutError("Latte: the process grid " + to_string(grid_) + " and forced-communication mask " +
-                        to_string(forced_) + " must have one entry per dimension of the lattice extents " +
-                        to_string(global_));
-    communicator_ = replicated ? self_communicator() : world_communicator();
-    const int ranks = communicator_.size();
-    if (product(grid_) != ranks)
-      throw LayoutError("Latte: the process grid " + to_string(grid_) + " has " + std::to_string(product(grid_)) +
-                        " ranks, but the job has " + std::to_string(ranks) + " (lattice extents " + to_string(global_) +
-                        ")");
-    local_.resize(nd);
-    for (int mu = 0; mu < nd; ++mu) {
-      if (grid_[mu] <= 0 || global_[mu] % grid_[mu] != 0)
-        throw LayoutError("Latte: lattice extents " + to_string(global_) + " are not divisible by the process grid " +
-                          to_string(grid_) + " (dimension " + std::to_string(mu) + ")");
-      local_[mu] = global_[mu] / grid_[mu];
-    }
-    // One rank works alone (no MPI call is needed for anything it does).
-    communicator_ = ranks > 1 ? cartesian_communicator(grid_) : self_communicator();
-    place_ = communicator_.coordinates(nd);
-    origin_.resize(nd);
-    for (int mu = 0; mu < nd; ++mu) origin_[mu] = place_[mu] * local_[mu];
-  }
+  Decomposition(Coordinate global_dims, Coordinate process_grid, Coordinate forced, bool replicated);
 
   int dimensions() const { return static_cast<int>(global_.size()); }
   const Coordinate& global_dims() const { return global_; }
@@ -179,18 +115,93 @@ class Decomposition {
     return global_ == other.global_ && grid_ == other.grid_ && forced_ == other.forced_;
   }
   // For messages: nothing on one rank, else the grid and the block.
-  std::string describe() const {
-    std::string s;
-    if (decomposed()) s += " over the process grid " + to_string(grid_) + " (local extents " + to_string(local_) + ")";
-    bool forced_any = false;
-    for (int f : forced_) forced_any = forced_any || f;
-    if (forced_any) s += " with forced communication " + to_string(forced_);
-    return s;
-  }
+  std::string describe() const;
 
  private:
   Coordinate global_, grid_, forced_, local_, place_, origin_;
   Communicator communicator_;
 };
+
+#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+LATTE_RUNTIME_INLINE Coordinate default_process_grid(const Coordinate& dims, int ranks) {
+  Coordinate grid(dims.size(), 1);
+  std::vector<int> factors;
+  for (int n = ranks, p = 2; n > 1;) {
+    if (n % p == 0) {
+      factors.push_back(p);
+      n /= p;
+    } else {
+      ++p;
+    }
+  }
+  for (auto f = factors.rbegin(); f != factors.rend(); ++f) {
+    int best = -1;
+    for (int mu = 0; mu < static_cast<int>(dims.size()); ++mu) {
+      const int local = dims[mu] / grid[mu];
+      if (local % *f == 0 && (best < 0 || local >= dims[best] / grid[best])) best = mu;
+    }
+    if (best < 0)
+      throw LayoutError("Latte: lattice extents " + to_string(dims) + " cannot be split over " + std::to_string(ranks) +
+                        " ranks (process grid so far " + to_string(grid) + ", no extent left divisible by " +
+                        std::to_string(*f) + "); give a process grid with LATTE_PROCESS_GRID or GeometryOptions");
+    grid[best] *= *f;
+  }
+  return grid;
+}
+
+LATTE_RUNTIME_INLINE Coordinate parse_dotted(const std::string& text, const std::string& what) {
+  Coordinate out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t dot = text.find('.', start);
+    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    char* end = nullptr;
+    const long value = part.empty() ? -1 : std::strtol(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || value < 0 || value > 1 << 20)
+      throw LayoutError("Latte: cannot read " + what + " '" + text + "': expected non-negative integers separated by dots, e.g. 1.1.2.2");
+    out.push_back(static_cast<int>(value));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
+LATTE_RUNTIME_INLINE Decomposition::Decomposition(Coordinate global_dims, Coordinate process_grid, Coordinate forced, bool replicated)
+    : global_(std::move(global_dims)), grid_(std::move(process_grid)), forced_(std::move(forced)) {
+  const int nd = static_cast<int>(global_.size());
+  if (forced_.empty()) forced_.assign(nd, 0);
+  if (static_cast<int>(grid_.size()) != nd || static_cast<int>(forced_.size()) != nd)
+    throw LayoutError("Latte: the process grid " + to_string(grid_) + " and forced-communication mask " +
+                      to_string(forced_) + " must have one entry per dimension of the lattice extents " +
+                      to_string(global_));
+  communicator_ = replicated ? self_communicator() : world_communicator();
+  const int ranks = communicator_.size();
+  if (product(grid_) != ranks)
+    throw LayoutError("Latte: the process grid " + to_string(grid_) + " has " + std::to_string(product(grid_)) +
+                      " ranks, but the job has " + std::to_string(ranks) + " (lattice extents " + to_string(global_) +
+                      ")");
+  local_.resize(nd);
+  for (int mu = 0; mu < nd; ++mu) {
+    if (grid_[mu] <= 0 || global_[mu] % grid_[mu] != 0)
+      throw LayoutError("Latte: lattice extents " + to_string(global_) + " are not divisible by the process grid " +
+                        to_string(grid_) + " (dimension " + std::to_string(mu) + ")");
+    local_[mu] = global_[mu] / grid_[mu];
+  }
+  // One rank works alone (no MPI call is needed for anything it does).
+  communicator_ = ranks > 1 ? cartesian_communicator(grid_) : self_communicator();
+  place_ = communicator_.coordinates(nd);
+  origin_.resize(nd);
+  for (int mu = 0; mu < nd; ++mu) origin_[mu] = place_[mu] * local_[mu];
+}
+
+LATTE_RUNTIME_INLINE std::string Decomposition::describe() const {
+  std::string s;
+  if (decomposed()) s += " over the process grid " + to_string(grid_) + " (local extents " + to_string(local_) + ")";
+  bool forced_any = false;
+  for (int f : forced_) forced_any = forced_any || f;
+  if (forced_any) s += " with forced communication " + to_string(forced_);
+  return s;
+}
+#endif  // LATTE_RUNTIME_DEFINITIONS
 
 }  // namespace latte

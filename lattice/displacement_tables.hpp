@@ -10,11 +10,14 @@
 #include "backends/common/parallel.hpp"
 #include "lattice/displacement_table.hpp"
 #include "lattice/halo_exchange.hpp"
+#include "lattice/runtime_linkage.hpp"
 #include "lattice/simd_layout.hpp"
 
 namespace latte {
 
 inline int floor_divide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
 
 // A whole layout with no communicating dimension. With x = xo + reduced * xl,
 // x + d = yo + reduced * (xl + q) where yo = (xo + d) mod reduced and
@@ -23,7 +26,7 @@ inline int floor_divide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) /
 // plus at most one permute) and lane xl reads lane (xl + q) mod simd_layout.
 // The permutation depends only on q mod simd_layout, a mixed-radix number
 // below nsimd.
-inline std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& layout, const Coordinate& d) {
+LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& layout, const Coordinate& d) {
   const int nd = layout.dimensions();
   const Coordinate& reduced = layout.reduced_dims();
   const Coordinate& simd = layout.simd_layout();
@@ -71,8 +74,9 @@ inline std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& 
 // checkerboard has half a million of them per table); lane maps, slots and
 // messages are then numbered in one serial pass, in the same order on every
 // rank.
-inline std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& source, const SiteLayout& destination,
-                                                             const Coordinate& d) {
+LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& source,
+                                                                           const SiteLayout& destination,
+                                                                           const Coordinate& d) {
   const int nd = source.dimensions();
   const int nsimd = source.nsimd();
   const Decomposition& decomposition = source.decomposition();
@@ -236,7 +240,7 @@ inline std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& s
   return table;
 }
 
-inline const SiteSplit& SiteLayout::site_split(std::span<const HaloExchange* const> exchanges) const {
+LATTE_RUNTIME_INLINE const SiteSplit& SiteLayout::site_split(std::span<const HaloExchange* const> exchanges) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = splits_.find(exchanges);
   if (found != splits_.end()) return *found->second;
@@ -256,5 +260,6 @@ inline const SiteSplit& SiteLayout::site_split(std::span<const HaloExchange* con
   splits_.emplace(std::vector<const HaloExchange*>(exchanges.begin(), exchanges.end()), std::move(split));
   return result;
 }
+#endif  // LATTE_RUNTIME_DEFINITIONS
 
 }  // namespace latte

@@ -42,6 +42,7 @@
 #include "backends/memory.hpp"
 #include "lattice/coordinate.hpp"
 #include "lattice/memory_side.hpp"
+#include "lattice/runtime_linkage.hpp"
 #include "lattice/site_index.hpp"
 
 namespace latte {
@@ -129,23 +130,7 @@ struct HaloExchange {
 
   // The buffers of the occurrence-th use, in one statement, of this halo by
   // a value of `words` reals of `real_bytes` bytes on `nsimd` lanes.
-  HaloBuffers& buffers(std::size_t real_bytes, int words, int nsimd, int occurrence) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto& slot = cache_[std::make_tuple(real_bytes, words, nsimd, occurrence)];
-    if (!slot) {
-      slot = std::make_unique<HaloBuffers>();
-      const std::size_t record = real_bytes * static_cast<std::size_t>(words) * nsimd;
-      slot->records =
-          FieldMemory(record * static_cast<std::size_t>(slots()), [] { return std::string("halo records"); }, Traffic::halo);
-      for (const HaloMessage& m : messages) {
-        const std::size_t payload = real_bytes * static_cast<std::size_t>(words) * static_cast<std::size_t>(m.items);
-        const PayloadRoute route = m.to_self ? PayloadRoute::in_place : payload_route_between_ranks();
-        slot->send.emplace_back(payload, [] { return std::string("a halo message to send"); }, route);
-        slot->receive.emplace_back(m.to_self ? 0 : payload, [] { return std::string("a received halo message"); }, route);
-      }
-    }
-    return *slot;
-  }
+  HaloBuffers& buffers(std::size_t real_bytes, int words, int nsimd, int occurrence) const;
 
  private:
   mutable std::mutex mutex_;
@@ -186,5 +171,25 @@ struct PointerRangeLess {
     return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
   }
 };
+
+#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+LATTE_RUNTIME_INLINE HaloBuffers& HaloExchange::buffers(std::size_t real_bytes, int words, int nsimd, int occurrence) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = cache_[std::make_tuple(real_bytes, words, nsimd, occurrence)];
+  if (!slot) {
+    slot = std::make_unique<HaloBuffers>();
+    const std::size_t record = real_bytes * static_cast<std::size_t>(words) * nsimd;
+    slot->records =
+        FieldMemory(record * static_cast<std::size_t>(slots()), [] { return std::string("halo records"); }, Traffic::halo);
+    for (const HaloMessage& m : messages) {
+      const std::size_t payload = real_bytes * static_cast<std::size_t>(words) * static_cast<std::size_t>(m.items);
+      const PayloadRoute route = m.to_self ? PayloadRoute::in_place : payload_route_between_ranks();
+      slot->send.emplace_back(payload, [] { return std::string("a halo message to send"); }, route);
+      slot->receive.emplace_back(m.to_self ? 0 : payload, [] { return std::string("a received halo message"); }, route);
+    }
+  }
+  return *slot;
+}
+#endif  // LATTE_RUNTIME_DEFINITIONS
 
 }  // namespace latte

@@ -35,14 +35,16 @@
 #include "lattice/errors.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/parity.hpp"
+#include "lattice/runtime_linkage.hpp"
 
 namespace latte {
 
 class SiteLayout;
 // Table builders (lattice/displacement_tables.hpp, included at the end).
-std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& layout, const Coordinate& d);
-std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& source, const SiteLayout& destination,
-                                                      const Coordinate& d);
+LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& layout, const Coordinate& d);
+LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& source,
+                                                                           const SiteLayout& destination,
+                                                                           const Coordinate& d);
 
 class SiteLayout {
  public:
@@ -51,42 +53,7 @@ class SiteLayout {
       : SiteLayout(std::make_shared<const Decomposition>(dims, Coordinate(dims.size(), 1), Coordinate{}, true),
                    std::move(simd_layout), parity) {}
   // This rank's block of a decomposed lattice.
-  SiteLayout(std::shared_ptr<const Decomposition> decomposition, Coordinate simd_layout, Parity parity)
-      : decomposition_(std::move(decomposition)),
-        dims_(decomposition_->local_dims()),
-        simd_(std::move(simd_layout)),
-        parity_(parity) {
-    if (simd_.size() != dims_.size())
-      throw LayoutError("Latte: SIMD layout " + to_string(simd_) + " has " + std::to_string(simd_.size()) +
-                        " dimensions but the " + extents_text() + " " + to_string(dims_) + " have " +
-                        std::to_string(dims_.size()));
-    grid_ = dims_;
-    if (checkerboarded()) {
-      if (dims_[0] % 2 != 0)
-        throw LayoutError("Latte: a checkerboard needs an even extent in dimension 0; the " + extents_text() + " are " +
-                          to_string(dims_));
-      grid_[0] = dims_[0] / 2;
-    }
-    reduced_.resize(dims_.size());
-    for (std::size_t mu = 0; mu < dims_.size(); ++mu) {
-      if (grid_[mu] <= 0 || simd_[mu] <= 0 || grid_[mu] % simd_[mu] != 0)
-        throw LayoutError("Latte: " + extents_text() + " " + to_string(dims_) +
-                          (checkerboarded() ? " (checkerboarded: " + to_string(grid_) + ")" : std::string()) +
-                          " are not divisible by the SIMD layout " + to_string(simd_) + " (extent " +
-                          std::to_string(grid_[mu]) + " in dimension " + std::to_string(mu) + " over " +
-                          std::to_string(simd_[mu]) + " lanes)");
-      reduced_[mu] = grid_[mu] / simd_[mu];
-      // Lanes must be translates by even offsets, or a lane would hold sites
-      // of the other parity.
-      if (checkerboarded() && mu > 0 && simd_[mu] > 1 && reduced_[mu] % 2 != 0)
-        throw LayoutError("Latte: " + extents_text() + " " + to_string(dims_) +
-                          " cannot be checkerboarded with the SIMD layout " + to_string(simd_) +
-                          ": each lane's block must have an even extent, but dimension " + std::to_string(mu) +
-                          " gives " + std::to_string(reduced_[mu]));
-    }
-    nsimd_ = static_cast<int>(product(simd_));
-    outer_volume_ = product(reduced_);
-  }
+  SiteLayout(std::shared_ptr<const Decomposition> decomposition, Coordinate simd_layout, Parity parity);
   SiteLayout(const SiteLayout&) = delete;
   SiteLayout& operator=(const SiteLayout&) = delete;
 
@@ -109,10 +76,7 @@ class SiteLayout {
     return dims_ == other.dims_ && simd_ == other.simd_ && parity_ == other.parity_ &&
            decomposition_->same_as(*other.decomposition_);
   }
-  std::string describe() const {
-    return (checkerboarded() ? to_string(parity_) + " sites of " : std::string()) + "extents " +
-           to_string(global_dims()) + " with SIMD layout " + to_string(simd_) + decomposition_->describe();
-  }
+  std::string describe() const;
 
   // Global site x -> (outer site, lane); x must be a site this rank holds.
   std::pair<std::int64_t, int> split(const Coordinate& x) const {
@@ -166,12 +130,7 @@ class SiteLayout {
 
   // The layouts of the same lattice and lane count for parity p (Parity::all:
   // the whole lattice). The Geometry that owns them links them together.
-  const SiteLayout& checkerboard(Parity p) const {
-    const SiteLayout* found = p == Parity::all ? whole_ : p == Parity::even ? even_ : odd_;
-    if (!found)
-      throw LayoutError("Latte: the lattice " + describe() + " cannot be checkerboarded: " + checkerboard_error_);
-    return *found;
-  }
+  const SiteLayout& checkerboard(Parity p) const;
   const SiteLayout* opposite() const { return checkerboarded() ? &checkerboard(latte::opposite(parity_)) : nullptr; }
   void link(const SiteLayout* whole, const SiteLayout* even, const SiteLayout* odd, std::string why_not = {}) {
     whole_ = whole;
@@ -188,45 +147,17 @@ class SiteLayout {
 
   // Tables for shift by displacement d of a field on this layout, evaluated on
   // shifted(d): built once and cached.
-  const DisplacementTable& displacement(const Coordinate& d) const {
-    if (d.size() != dims_.size())
-      throw LayoutError("Latte: displacement " + to_string(d) + " does not match the lattice " + describe());
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto& slot = tables_[d];
-    if (!slot)
-      slot = checkerboarded() || decomposition_->any_communication() ? build_gather_table(*this, shifted(d), d)
-                                                                     : build_regular_table(*this, d);
-    return *slot;
-  }
+  const DisplacementTable& displacement(const Coordinate& d) const;
 
   // The same for a unit step (step = +1 or -1) along mu, found without
   // making a displacement vector.
-  const DisplacementTable& unit_displacement(int mu, int step) const {
-    const std::size_t slot = static_cast<std::size_t>(2 * mu + (step > 0));
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (slot < unit_tables_.size() && unit_tables_[slot]) return *unit_tables_[slot];
-    }
-    const DisplacementTable& table = displacement(latte::unit_displacement(dimensions(), mu, step));
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (unit_tables_.size() < static_cast<std::size_t>(2 * dimensions())) unit_tables_.resize(2 * dimensions(), nullptr);
-    unit_tables_[slot] = &table;
-    return table;
-  }
+  const DisplacementTable& unit_displacement(int mu, int step) const;
 
   // Table for reading a field on this layout at the sites of `destination`
   // (same lattice and lane count, other parity coverage): picking one parity
   // out of a whole field, or putting a half field back into a whole one.
   // Destination outer sites this layout does not hold are marked absent.
-  const DisplacementTable& gather_into(const SiteLayout& destination) const {
-    if (destination.dims_ != dims_ || destination.nsimd_ != nsimd_)
-      throw GeometryMismatch("Latte: cannot read a field on " + describe() + " at the sites of " +
-                             destination.describe());
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto& slot = gathers_[&destination];
-    if (!slot) slot = build_gather_table(*this, destination, Coordinate(dims_.size(), 0));
-    return *slot;
-  }
+  const DisplacementTable& gather_into(const SiteLayout& destination) const;
 
   // The interior and surface of a statement on this layout whose halos (of
   // shifts evaluated at its sites) are `exchanges`, in ascending address
@@ -234,22 +165,10 @@ class SiteLayout {
   const SiteSplit& site_split(std::span<const HaloExchange* const> exchanges) const;
 
   // Add the lane map "lane xl reads lane (xl + lane_shift) mod simd_layout".
-  int append_lane_map(DisplacementTable& table, const Coordinate& lane_shift) const {
-    const int p = table.permutations();
-    for (int l = 0; l < nsimd_; ++l) {
-      Coordinate xl = coordinate_from_index(l, simd_);
-      for (std::size_t mu = 0; mu < xl.size(); ++mu) xl[mu] = (xl[mu] + lane_shift[mu]) % simd_[mu];
-      table.lane_sources.push_back(static_cast<std::int32_t>(index_from_coordinate(xl, simd_)));
-    }
-    return p;
-  }
+  int append_lane_map(DisplacementTable& table, const Coordinate& lane_shift) const;
 
  private:
-  std::string extents_text() const {
-    return decomposition_->decomposed() ? "local extents (of the lattice " + to_string(global_dims()) +
-                                              " over the process grid " + to_string(decomposition_->process_grid()) + ")"
-                                        : "lattice extents";
-  }
+  std::string extents_text() const;
 
   std::shared_ptr<const Decomposition> decomposition_;
   Coordinate dims_, simd_, grid_, reduced_;
@@ -266,6 +185,107 @@ class SiteLayout {
   mutable std::vector<const DisplacementTable*> unit_tables_;
   mutable std::map<std::vector<const HaloExchange*>, std::unique_ptr<SiteSplit>, PointerRangeLess> splits_;
 };
+
+#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+LATTE_RUNTIME_INLINE SiteLayout::SiteLayout(std::shared_ptr<const Decomposition> decomposition, Coordinate simd_layout, Parity parity)
+    : decomposition_(std::move(decomposition)),
+      dims_(decomposition_->local_dims()),
+      simd_(std::move(simd_layout)),
+      parity_(parity) {
+  if (simd_.size() != dims_.size())
+    throw LayoutError("Latte: SIMD layout " + to_string(simd_) + " has " + std::to_string(simd_.size()) +
+                      " dimensions but the " + extents_text() + " " + to_string(dims_) + " have " +
+                      std::to_string(dims_.size()));
+  grid_ = dims_;
+  if (checkerboarded()) {
+    if (dims_[0] % 2 != 0)
+      throw LayoutError("Latte: a checkerboard needs an even extent in dimension 0; the " + extents_text() + " are " +
+                        to_string(dims_));
+    grid_[0] = dims_[0] / 2;
+  }
+  reduced_.resize(dims_.size());
+  for (std::size_t mu = 0; mu < dims_.size(); ++mu) {
+    if (grid_[mu] <= 0 || simd_[mu] <= 0 || grid_[mu] % simd_[mu] != 0)
+      throw LayoutError("Latte: " + extents_text() + " " + to_string(dims_) +
+                        (checkerboarded() ? " (checkerboarded: " + to_string(grid_) + ")" : std::string()) +
+                        " are not divisible by the SIMD layout " + to_string(simd_) + " (extent " +
+                        std::to_string(grid_[mu]) + " in dimension " + std::to_string(mu) + " over " +
+                        std::to_string(simd_[mu]) + " lanes)");
+    reduced_[mu] = grid_[mu] / simd_[mu];
+    // Lanes must be translates by even offsets, or a lane would hold sites
+    // of the other parity.
+    if (checkerboarded() && mu > 0 && simd_[mu] > 1 && reduced_[mu] % 2 != 0)
+      throw LayoutError("Latte: " + extents_text() + " " + to_string(dims_) +
+                        " cannot be checkerboarded with the SIMD layout " + to_string(simd_) +
+                        ": each lane's block must have an even extent, but dimension " + std::to_string(mu) +
+                        " gives " + std::to_string(reduced_[mu]));
+  }
+  nsimd_ = static_cast<int>(product(simd_));
+  outer_volume_ = product(reduced_);
+}
+
+LATTE_RUNTIME_INLINE std::string SiteLayout::describe() const {
+  return (checkerboarded() ? to_string(parity_) + " sites of " : std::string()) + "extents " +
+         to_string(global_dims()) + " with SIMD layout " + to_string(simd_) + decomposition_->describe();
+}
+
+LATTE_RUNTIME_INLINE const SiteLayout& SiteLayout::checkerboard(Parity p) const {
+  const SiteLayout* found = p == Parity::all ? whole_ : p == Parity::even ? even_ : odd_;
+  if (!found)
+    throw LayoutError("Latte: the lattice " + describe() + " cannot be checkerboarded: " + checkerboard_error_);
+  return *found;
+}
+
+LATTE_RUNTIME_INLINE const DisplacementTable& SiteLayout::displacement(const Coordinate& d) const {
+  if (d.size() != dims_.size())
+    throw LayoutError("Latte: displacement " + to_string(d) + " does not match the lattice " + describe());
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = tables_[d];
+  if (!slot)
+    slot = checkerboarded() || decomposition_->any_communication() ? build_gather_table(*this, shifted(d), d)
+                                                                   : build_regular_table(*this, d);
+  return *slot;
+}
+
+LATTE_RUNTIME_INLINE const DisplacementTable& SiteLayout::unit_displacement(int mu, int step) const {
+  const std::size_t slot = static_cast<std::size_t>(2 * mu + (step > 0));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (slot < unit_tables_.size() && unit_tables_[slot]) return *unit_tables_[slot];
+  }
+  const DisplacementTable& table = displacement(latte::unit_displacement(dimensions(), mu, step));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (unit_tables_.size() < static_cast<std::size_t>(2 * dimensions())) unit_tables_.resize(2 * dimensions(), nullptr);
+  unit_tables_[slot] = &table;
+  return table;
+}
+
+LATTE_RUNTIME_INLINE const DisplacementTable& SiteLayout::gather_into(const SiteLayout& destination) const {
+  if (destination.dims_ != dims_ || destination.nsimd_ != nsimd_)
+    throw GeometryMismatch("Latte: cannot read a field on " + describe() + " at the sites of " +
+                           destination.describe());
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = gathers_[&destination];
+  if (!slot) slot = build_gather_table(*this, destination, Coordinate(dims_.size(), 0));
+  return *slot;
+}
+
+LATTE_RUNTIME_INLINE int SiteLayout::append_lane_map(DisplacementTable& table, const Coordinate& lane_shift) const {
+  const int p = table.permutations();
+  for (int l = 0; l < nsimd_; ++l) {
+    Coordinate xl = coordinate_from_index(l, simd_);
+    for (std::size_t mu = 0; mu < xl.size(); ++mu) xl[mu] = (xl[mu] + lane_shift[mu]) % simd_[mu];
+    table.lane_sources.push_back(static_cast<std::int32_t>(index_from_coordinate(xl, simd_)));
+  }
+  return p;
+}
+
+LATTE_RUNTIME_INLINE std::string SiteLayout::extents_text() const {
+  return decomposition_->decomposed() ? "local extents (of the lattice " + to_string(global_dims()) +
+                                            " over the process grid " + to_string(decomposition_->process_grid()) + ")"
+                                      : "lattice extents";
+}
+#endif  // LATTE_RUNTIME_DEFINITIONS
 
 }  // namespace latte
 

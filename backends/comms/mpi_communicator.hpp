@@ -23,6 +23,7 @@
 
 #include "lattice/coordinate.hpp"
 #include "lattice/errors.hpp"
+#include "lattice/runtime_linkage.hpp"
 
 namespace latte {
 
@@ -81,14 +82,7 @@ inline int world_rank() {
   abort_job(what);
 }
 
-inline void check(int code, const char* call) {
-  if (code == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  throw CommunicationError("Latte: " + std::string(call) + " failed on rank " + std::to_string(world_rank()) + ": " +
-                           std::string(text, static_cast<std::size_t>(length)));
-}
+LATTE_RUNTIME_INLINE void check(int code, const char* call);
 
 // Was this process started by an MPI launcher? Only then does a program of
 // an MPI build initialise MPI on its own (singleton initialisation is slow
@@ -100,14 +94,7 @@ inline bool launched_by_mpi() {
   return false;
 }
 
-inline void finalize() {
-  if (!mpi_active()) return;
-  MpiState& state = mpi_state();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  for (auto& [grid, comm] : state.cartesian) MPI_Comm_free(&comm);
-  state.cartesian.clear();
-  if (state.initialized_here) MPI_Finalize();
-}
+LATTE_RUNTIME_INLINE void finalize();
 
 // Start MPI if this process was launched by an MPI launcher and MPI is not
 // running yet (argc/argv may be null). Statements call MPI from the thread
@@ -125,18 +112,7 @@ inline void avoid_known_mpi_io_faults() {
 #endif
 }
 
-inline void initialize(int* argc, char*** argv) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (initialized || !launched_by_mpi()) return;
-  avoid_known_mpi_io_faults();
-  int provided = 0;
-  check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
-  mpi_state().initialized_here = true;
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  std::set_terminate(terminate_job);
-  std::atexit(finalize);  // for programs without a latte::Environment
-}
+LATTE_RUNTIME_INLINE void initialize(int* argc, char*** argv);
 
 inline bool ensure_started() {
   if (mpi_active()) return true;
@@ -280,7 +256,41 @@ inline Communicator self_communicator() { return {}; }
 // A periodic Cartesian communicator over the process grid (its product must
 // be the number of ranks), made once per grid: the first request for a grid
 // is a collective call on every rank.
-inline Communicator cartesian_communicator(const Coordinate& grid) {
+LATTE_RUNTIME_INLINE Communicator cartesian_communicator(const Coordinate& grid);
+
+#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+LATTE_RUNTIME_INLINE void comms::check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw CommunicationError("Latte: " + std::string(call) + " failed on rank " + std::to_string(world_rank()) + ": " +
+                           std::string(text, static_cast<std::size_t>(length)));
+}
+
+LATTE_RUNTIME_INLINE void comms::finalize() {
+  if (!mpi_active()) return;
+  MpiState& state = mpi_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  for (auto& [grid, comm] : state.cartesian) MPI_Comm_free(&comm);
+  state.cartesian.clear();
+  if (state.initialized_here) MPI_Finalize();
+}
+
+LATTE_RUNTIME_INLINE void comms::initialize(int* argc, char*** argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized || !launched_by_mpi()) return;
+  avoid_known_mpi_io_faults();
+  int provided = 0;
+  check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  mpi_state().initialized_here = true;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  std::set_terminate(terminate_job);
+  std::atexit(finalize);  // for programs without a latte::Environment
+}
+
+LATTE_RUNTIME_INLINE Communicator cartesian_communicator(const Coordinate& grid) {
   if (!comms::ensure_started()) return {};
   comms::MpiState& state = comms::mpi_state();
   std::lock_guard<std::mutex> lock(state.mutex);
@@ -296,5 +306,6 @@ inline Communicator cartesian_communicator(const Coordinate& grid) {
   }
   return Communicator(found->second);
 }
+#endif  // LATTE_RUNTIME_DEFINITIONS
 
 }  // namespace latte
