@@ -23,12 +23,11 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "bench/plain_axpy.hpp"
 #include "bench/plain_reduction.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
+#include "examples/command_line.hpp"
 #include "dsl/latte.hpp"
 
 namespace {
@@ -158,15 +157,15 @@ void run_reductions(bench::Session& session) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: --process-grid, and every rank measures
   Options opt;
-  CLI::App app{"Latte benchmark: z = a * x + y on complex fields, judged against STREAM triad"};
-  app.add_option("-L,--lattice", opt.lattice, "global lattice extents")->capture_default_str();
-  app.add_option("-p,--precision", opt.precision, "double, single or both")
-      ->check(CLI::IsMember({"double", "single", "both"}))
-      ->capture_default_str();
-  app.add_flag("!--no-yardstick", opt.yardstick, "skip the plain-loop comparison");
-  app.add_flag("!--no-reductions", opt.reductions, "skip the reductions (norm2, innerProduct, sum)");
-  bench::add_session_options(app, opt.session);
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{"Latte benchmark: z = a * x + y on complex fields, judged against STREAM triad"};
+  cli.option("-L,--lattice", opt.lattice, "global lattice extents").show_default();
+  cli.option("-p,--precision", opt.precision, "double, single or both")
+      .one_of({"double", "single", "both"})
+      .show_default();
+  cli.flag("!--no-yardstick", opt.yardstick, "skip the plain-loop comparison");
+  cli.flag("!--no-reductions", opt.reductions, "skip the reductions (norm2, innerProduct, sum)");
+  bench::add_session_options(cli, opt.session);
+  if (auto status = cli.parse(argc, argv)) return *status;
 
   try {
     const Geometry geometry(opt.lattice);

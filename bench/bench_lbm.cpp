@@ -17,11 +17,10 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "bench/halo_traffic.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
+#include "examples/command_line.hpp"
 #include "solvers/lbm/simulation.hpp"
 
 namespace {
@@ -100,18 +99,16 @@ void run_all(const Options& opt, bench::Session& session) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: --process-grid, and every rank measures
   Options opt;
-  CLI::App app{"Latte benchmark: lattice-Boltzmann stream-collide MLUPS against STREAM triad"};
-  app.add_option("--d2q9", opt.d2q9, "D2Q9 lattice extents")->expected(2)->capture_default_str();
-  app.add_option("--d3q19", opt.d3q19, "D3Q19 lattice extents")->expected(3)->capture_default_str();
-  app.add_option("-p,--precision", opt.precision, "double, single or both")
-      ->check(CLI::IsMember({"double", "single", "both"}))
-      ->capture_default_str();
-  app.add_option("--sets", opt.sets, "d2q9, d3q19 or both")->check(CLI::IsMember({"d2q9", "d3q19", "both"}))
-      ->capture_default_str();
-  app.add_option("--model", opt.model, "collision: bgk or trt")->check(CLI::IsMember({"bgk", "trt"}))
-      ->capture_default_str();
-  bench::add_session_options(app, opt.session);
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{"Latte benchmark: lattice-Boltzmann stream-collide MLUPS against STREAM triad"};
+  cli.option("--d2q9", opt.d2q9, "D2Q9 lattice extents").expected(2).show_default();
+  cli.option("--d3q19", opt.d3q19, "D3Q19 lattice extents").expected(3).show_default();
+  cli.option("-p,--precision", opt.precision, "double, single or both")
+      .one_of({"double", "single", "both"})
+      .show_default();
+  cli.option("--sets", opt.sets, "d2q9, d3q19 or both").one_of({"d2q9", "d3q19", "both"}).show_default();
+  cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
+  bench::add_session_options(cli, opt.session);
+  if (auto status = cli.parse(argc, argv)) return *status;
 
   try {
     bench::Session session(opt.session);

@@ -21,8 +21,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 // The hand-written yardstick is CPU code (SIMD vectors); on the cuda backend
 // the device result is checked against the host's per-lane evaluation instead.
 #if !defined(LATTE_BACKEND_CUDA)
@@ -32,6 +30,7 @@
 #include "bench/halo_traffic.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
+#include "examples/command_line.hpp"
 #include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 
@@ -181,14 +180,16 @@ void run_cg_iteration(const Geometry& geometry, bench::Session& session) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: --process-grid, and every rank measures
   Options opt;
-  CLI::App app{"Latte benchmark: Wilson Dslash and CG iteration, judged against STREAM triad"};
-  app.add_option("-L,--extents", opt.extents, "lattice extents L (each lattice is L^4; with --scaling weak, each rank's block)")->capture_default_str();
-  app.add_option("-p,--precision", opt.precision, "double, single or both")
-      ->check(CLI::IsMember({"double", "single", "both"}))
-      ->capture_default_str();
-  app.add_flag("!--no-cg", opt.cg, "skip the CG iteration benchmark");
-  bench::add_session_options(app, opt.session);
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{"Latte benchmark: Wilson Dslash and CG iteration, judged against STREAM triad"};
+  cli.option("-L,--extents", opt.extents,
+             "lattice extents L (each lattice is L^4; with --scaling weak, each rank's block)")
+      .show_default();
+  cli.option("-p,--precision", opt.precision, "double, single or both")
+      .one_of({"double", "single", "both"})
+      .show_default();
+  cli.flag("!--no-cg", opt.cg, "skip the CG iteration benchmark");
+  bench::add_session_options(cli, opt.session);
+  if (auto status = cli.parse(argc, argv)) return *status;
   try {
     bench::Session session(opt.session);
     for (int L : opt.extents) {

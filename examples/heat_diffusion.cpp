@@ -10,25 +10,24 @@
 // Under mpirun the lattice is spread over the ranks and rank 0 prints; the
 // numbers are the same bits as on one rank.
 
-#include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdio>
 
 #include "dsl/latte.hpp"
+#include "examples/command_line.hpp"
 
 using namespace latte;
 
 int main(int argc, char** argv) {
   Environment environment(argc, argv);
-  CLI::App app{"Heat diffusion from a point source with Latte"};
+  programs::CommandLine cli{"Heat diffusion from a point source with Latte"};
   int n = 64;
   int steps = 200;
   double kappa = 0.1;
-  app.add_option("--n", n, "lattice extent in each of the three dimensions")->check(CLI::PositiveNumber);
-  app.add_option("--steps", steps, "time steps")->check(CLI::NonNegativeNumber);
-  app.add_option("--kappa", kappa, "D dt; stable for kappa <= 1/6")->check(CLI::Range(0.0, 1.0 / 6.0));
-  CLI11_PARSE(app, argc, argv);
+  cli.option("--n", n, "lattice extent in each of the three dimensions").positive();
+  cli.option("--steps", steps, "time steps").non_negative();
+  cli.option("--kappa", kappa, "D dt; stable for kappa <= 1/6").range(0.0, 1.0 / 6.0);
+  if (auto status = cli.parse(argc, argv)) return *status;
 
   try {
     Geometry geometry({n, n, n});

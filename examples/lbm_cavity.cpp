@@ -24,8 +24,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "examples/command_line.hpp"
 #include "examples/lbm_ghia1982.hpp"
 #include "solvers/lbm/checkpoint.hpp"
 #include "solvers/lbm/png_output.hpp"
@@ -182,25 +181,25 @@ int run(const Options& opt) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
-  CLI::App app{"Lattice-Boltzmann lid-driven cavity (D2Q9), run to steady state"};
-  app.add_option("--re", opt.re, "Reynolds number U n / nu")->capture_default_str();
-  app.add_option("--n", opt.n, "fluid cells per side")->check(CLI::Range(4, 4096))->capture_default_str();
-  app.add_option("--out", opt.out, "output directory")->capture_default_str();
-  app.add_option("--lid-speed", opt.lid_speed, "lid speed in lattice units (Mach = U sqrt(3))")
-      ->check(CLI::Range(1e-4, 0.3))->capture_default_str();
-  app.add_option("--model", opt.model, "collision: bgk or trt")->check(CLI::IsMember({"bgk", "trt"}))
-      ->capture_default_str();
-  app.add_option("--tolerance", opt.tolerance, "steady when the velocity changes by less than this (relative L2) "
-                 "over --check-every steps")->capture_default_str();
-  app.add_option("--check-every", opt.check_every, "steps between progress lines")->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--max-steps", opt.max_steps, "give up after this many steps")->capture_default_str();
-  app.add_option("--checkpoint-every", opt.checkpoint_every, "write DIR/cavity.chk every so many steps (0: never)")
-      ->capture_default_str();
-  app.add_flag("--restart", opt.restart, "resume from DIR/cavity.chk");
-  app.add_option("--max-deviation", opt.max_deviation,
-                 "at Re = 100: exit with status 3 if the centre lines miss Ghia et al. (1982) by more than this");
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{"Lattice-Boltzmann lid-driven cavity (D2Q9), run to steady state"};
+  cli.option("--re", opt.re, "Reynolds number U n / nu").show_default();
+  cli.option("--n", opt.n, "fluid cells per side").range(4, 4096).show_default();
+  cli.option("--out", opt.out, "output directory").show_default();
+  cli.option("--lid-speed", opt.lid_speed, "lid speed in lattice units (Mach = U sqrt(3))")
+      .range(1e-4, 0.3)
+      .show_default();
+  cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
+  cli.option("--tolerance", opt.tolerance,
+             "steady when the velocity changes by less than this (relative L2) over --check-every steps")
+      .show_default();
+  cli.option("--check-every", opt.check_every, "steps between progress lines").positive().show_default();
+  cli.option("--max-steps", opt.max_steps, "give up after this many steps").show_default();
+  cli.option("--checkpoint-every", opt.checkpoint_every, "write DIR/cavity.chk every so many steps (0: never)")
+      .show_default();
+  cli.flag("--restart", opt.restart, "resume from DIR/cavity.chk");
+  cli.option("--max-deviation", opt.max_deviation,
+             "at Re = 100: exit with status 3 if the centre lines miss Ghia et al. (1982) by more than this");
+  if (auto status = cli.parse(argc, argv)) return *status;
   try {
     return opt.model == "trt" ? run<Trt>(opt) : run<Bgk>(opt);
   } catch (const std::exception& e) {

@@ -39,8 +39,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "examples/command_line.hpp"
 #include "solvers/lbm/field_export.hpp"
 #include "solvers/lbm/momentum_exchange.hpp"
 #include "solvers/lbm/open_boundaries.hpp"
@@ -224,28 +223,27 @@ int run(const Options& opt) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
-  CLI::App app{"Lattice-Boltzmann flow past a cylinder in a channel (D2Q9 TRT): drag, lift, Strouhal number"};
-  app.add_option("--re", opt.re, "Reynolds number U D / nu (U: mean inflow speed)")->capture_default_str();
-  app.add_option("--diameter", opt.diameter, "cylinder diameter in cells")->check(CLI::Range(4, 1000))
-      ->capture_default_str();
-  app.add_option("--height", opt.height, "channel height in diameters")->capture_default_str();
-  app.add_option("--length", opt.length, "channel length in diameters")->capture_default_str();
-  app.add_option("--centre-x", opt.centre_x, "cylinder centre, diameters from the inlet")->capture_default_str();
-  app.add_option("--centre-y", opt.centre_y, "cylinder centre, diameters from the lower wall")->capture_default_str();
-  app.add_option("--u-mean", opt.u_mean, "mean inflow speed (lattice units)")->check(CLI::Range(1e-4, 0.2))
-      ->capture_default_str();
-  app.add_option("--steps", opt.steps, "time steps")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--measure", opt.measure, "fraction of the run, at its end, for the statistics")
-      ->check(CLI::Range(0.05, 1.0))->capture_default_str();
-  app.add_option("--sample-every", opt.sample_every, "steps between force samples")->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--snapshots", opt.snapshots, "vorticity/speed PNG snapshots during the measurement window")
-      ->capture_default_str();
-  app.add_option("--magic", opt.magic, "TRT magic parameter Lambda")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--out", opt.out, "output directory")->capture_default_str();
-  app.add_option("--min-cd", opt.min_cd, "exit with status 3 if the mean Cd is below this");
-  app.add_option("--max-cd", opt.max_cd, "exit with status 3 if the mean Cd is above this");
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{
+      "Lattice-Boltzmann flow past a cylinder in a channel (D2Q9 TRT): drag, lift, Strouhal number"};
+  cli.option("--re", opt.re, "Reynolds number U D / nu (U: mean inflow speed)").show_default();
+  cli.option("--diameter", opt.diameter, "cylinder diameter in cells").range(4, 1000).show_default();
+  cli.option("--height", opt.height, "channel height in diameters").show_default();
+  cli.option("--length", opt.length, "channel length in diameters").show_default();
+  cli.option("--centre-x", opt.centre_x, "cylinder centre, diameters from the inlet").show_default();
+  cli.option("--centre-y", opt.centre_y, "cylinder centre, diameters from the lower wall").show_default();
+  cli.option("--u-mean", opt.u_mean, "mean inflow speed (lattice units)").range(1e-4, 0.2).show_default();
+  cli.option("--steps", opt.steps, "time steps").positive().show_default();
+  cli.option("--measure", opt.measure, "fraction of the run, at its end, for the statistics")
+      .range(0.05, 1.0)
+      .show_default();
+  cli.option("--sample-every", opt.sample_every, "steps between force samples").positive().show_default();
+  cli.option("--snapshots", opt.snapshots, "vorticity/speed PNG snapshots during the measurement window")
+      .show_default();
+  cli.option("--magic", opt.magic, "TRT magic parameter Lambda").positive().show_default();
+  cli.option("--out", opt.out, "output directory").show_default();
+  cli.option("--min-cd", opt.min_cd, "exit with status 3 if the mean Cd is below this");
+  cli.option("--max-cd", opt.max_cd, "exit with status 3 if the mean Cd is above this");
+  if (auto status = cli.parse(argc, argv)) return *status;
   try {
     return run(opt);
   } catch (const std::exception& e) {

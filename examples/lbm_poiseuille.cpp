@@ -25,8 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "examples/command_line.hpp"
 #include "solvers/lbm/analytic.hpp"
 #include "solvers/lbm/field_export.hpp"
 #include "solvers/lbm/simulation.hpp"
@@ -157,25 +156,23 @@ int run_model(const Options& opt) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
-  CLI::App app{"Lattice-Boltzmann Poiseuille flow (D2Q9 channel, D3Q19 plates or square duct) against theory"};
-  app.add_option("--dim", opt.dim, "2 (D2Q9) or 3 (D3Q19)")->check(CLI::IsMember({2, 3}))->capture_default_str();
-  app.add_flag("--duct", opt.duct, "3-D only: a square duct instead of two plates");
-  app.add_option("--n", opt.n, "fluid cells across the channel")->check(CLI::Range(2, 4096))->capture_default_str();
-  app.add_option("--length", opt.length, "cells along the (periodic) flow direction")->check(CLI::Range(1, 4096))
-      ->capture_default_str();
-  app.add_option("--tau", opt.tau, "relaxation time (nu = (tau - 1/2)/3)")->check(CLI::Range(0.5001, 100.0))
-      ->capture_default_str();
-  app.add_option("--force", opt.force, "body force density along x")->capture_default_str();
-  app.add_option("--model", opt.model, "collision: bgk or trt")->check(CLI::IsMember({"bgk", "trt"}))
-      ->capture_default_str();
-  app.add_option("--tolerance", opt.tolerance, "steady when the velocity changes by less than this (relative L2) "
-                 "over --check-every steps")->capture_default_str();
-  app.add_option("--check-every", opt.check_every, "steps between convergence checks")->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--steps", opt.max_steps, "give up after this many steps")->capture_default_str();
-  app.add_option("--out", opt.out, "output directory")->capture_default_str();
-  app.add_option("--max-error", opt.max_error, "exit with status 3 if the relative L2 error exceeds this");
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{
+      "Lattice-Boltzmann Poiseuille flow (D2Q9 channel, D3Q19 plates or square duct) against theory"};
+  cli.option("--dim", opt.dim, "2 (D2Q9) or 3 (D3Q19)").one_of({2, 3}).show_default();
+  cli.flag("--duct", opt.duct, "3-D only: a square duct instead of two plates");
+  cli.option("--n", opt.n, "fluid cells across the channel").range(2, 4096).show_default();
+  cli.option("--length", opt.length, "cells along the (periodic) flow direction").range(1, 4096).show_default();
+  cli.option("--tau", opt.tau, "relaxation time (nu = (tau - 1/2)/3)").range(0.5001, 100.0).show_default();
+  cli.option("--force", opt.force, "body force density along x").show_default();
+  cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
+  cli.option("--tolerance", opt.tolerance,
+             "steady when the velocity changes by less than this (relative L2) over --check-every steps")
+      .show_default();
+  cli.option("--check-every", opt.check_every, "steps between convergence checks").positive().show_default();
+  cli.option("--steps", opt.max_steps, "give up after this many steps").show_default();
+  cli.option("--out", opt.out, "output directory").show_default();
+  cli.option("--max-error", opt.max_error, "exit with status 3 if the relative L2 error exceeds this");
+  if (auto status = cli.parse(argc, argv)) return *status;
   if (opt.duct && opt.dim != 3) {
     std::cerr << "lbm_poiseuille: --duct needs --dim 3\n";
     return 1;

@@ -17,8 +17,7 @@
 #include <iostream>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "examples/command_line.hpp"
 #include "solvers/lbm/analytic.hpp"
 #include "solvers/lbm/field_export.hpp"
 #include "solvers/lbm/png_output.hpp"
@@ -104,21 +103,17 @@ int run(const Options& opt) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
   Options opt;
-  CLI::App app{"Lattice-Boltzmann Taylor-Green vortex (D2Q9): decay rate against exp(-2 nu k^2 t)"};
-  app.add_option("--n", opt.n, "lattice extent (n x n, periodic)")->check(CLI::Range(8, 8192))->capture_default_str();
-  app.add_option("--tau", opt.tau, "relaxation time (nu = (tau - 1/2)/3)")->check(CLI::Range(0.5001, 100.0))
-      ->capture_default_str();
-  app.add_option("--u0", opt.u0, "initial velocity amplitude")->check(CLI::Range(1e-6, 0.3))->capture_default_str();
-  app.add_option("--steps", opt.steps, "time steps (0: until the amplitude has fallen by e^1.5)")
-      ->capture_default_str();
-  app.add_option("--skip", opt.skip, "steps before the rate fit starts")->capture_default_str();
-  app.add_option("--reports", opt.reports, "progress lines")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--model", opt.model, "collision: bgk or trt")->check(CLI::IsMember({"bgk", "trt"}))
-      ->capture_default_str();
-  app.add_option("--out", opt.out, "output directory")->capture_default_str();
-  app.add_option("--max-rate-error", opt.max_rate_error,
-                 "exit with status 3 if |measured/analytic rate - 1| exceeds this");
-  CLI11_PARSE(app, argc, argv);
+  programs::CommandLine cli{"Lattice-Boltzmann Taylor-Green vortex (D2Q9): decay rate against exp(-2 nu k^2 t)"};
+  cli.option("--n", opt.n, "lattice extent (n x n, periodic)").range(8, 8192).show_default();
+  cli.option("--tau", opt.tau, "relaxation time (nu = (tau - 1/2)/3)").range(0.5001, 100.0).show_default();
+  cli.option("--u0", opt.u0, "initial velocity amplitude").range(1e-6, 0.3).show_default();
+  cli.option("--steps", opt.steps, "time steps (0: until the amplitude has fallen by e^1.5)").show_default();
+  cli.option("--skip", opt.skip, "steps before the rate fit starts").show_default();
+  cli.option("--reports", opt.reports, "progress lines").positive().show_default();
+  cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
+  cli.option("--out", opt.out, "output directory").show_default();
+  cli.option("--max-rate-error", opt.max_rate_error, "exit with status 3 if |measured/analytic rate - 1| exceeds this");
+  if (auto status = cli.parse(argc, argv)) return *status;
   try {
     return opt.model == "trt" ? run<Trt>(opt) : run<Bgk>(opt);
   } catch (const std::exception& e) {

@@ -10,11 +10,10 @@
 // the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp); the
 // two combine (defect correction on the even-odd system).
 
-#include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <string>
 
+#include "examples/command_line.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 #include "solvers/qcd/nersc_gauge_file.hpp"
 #include "solvers/qcd/wilson_even_odd.hpp"
@@ -92,21 +91,21 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
-  CLI::App app{"Wilson-Dirac solve with conjugate gradient, written in Latte"};
+  programs::CommandLine cli{"Wilson-Dirac solve with conjugate gradient, written in Latte"};
   Options options;
-  app.add_option("--lattice", options.lattice, "extents x y z t")->expected(4);
-  app.add_option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
-  app.add_option("--tolerance", options.tolerance, "relative true residual |b - M x| / |b|")->check(CLI::PositiveNumber);
-  app.add_option("--seed", options.seed, "random seed of gauge field and source");
-  app.add_option("--max-iterations", options.max_iterations, "CG iteration limit")->check(CLI::PositiveNumber);
-  app.add_option("--precision", options.precision, "double, single or mixed (double solution, single-precision inner solves)")
-      ->check(CLI::IsMember({"double", "single", "mixed"}));
-  app.add_flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
-  app.add_flag("!--no-history", options.history, "do not print the residual history");
-  app.add_option("--load-gauge", options.load_gauge, "read the gauge field from this NERSC file (its lattice, unless --lattice is given)");
-  app.add_option("--save-gauge", options.save_gauge, "write the gauge field to this NERSC file (IEEE64BIG, 3x3)");
-  CLI11_PARSE(app, argc, argv);
-  options.lattice_given = app.count("--lattice") > 0;
+  cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
+  cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
+  cli.option("--tolerance", options.tolerance, "relative true residual |b - M x| / |b|").positive();
+  cli.option("--seed", options.seed, "random seed of gauge field and source");
+  cli.option("--max-iterations", options.max_iterations, "CG iteration limit").positive();
+  cli.option("--precision", options.precision, "double, single or mixed (double solution, single-precision inner solves)")
+      .one_of({"double", "single", "mixed"});
+  cli.flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
+  cli.flag("!--no-history", options.history, "do not print the residual history");
+  cli.option("--load-gauge", options.load_gauge, "read the gauge field from this NERSC file (its lattice, unless --lattice is given)");
+  cli.option("--save-gauge", options.save_gauge, "write the gauge field to this NERSC file (IEEE64BIG, 3x3)");
+  if (auto status = cli.parse(argc, argv)) return *status;
+  options.lattice_given = cli.count("--lattice") > 0;
   try {
     if (options.precision == "mixed" && !mixed_precision_available<DefaultWidth>)
       throw std::invalid_argument("--precision mixed needs a float vector of half this build's SIMD width (not SSE2)");
