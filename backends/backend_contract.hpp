@@ -21,6 +21,10 @@
 //                                      before MPI reads them
 //   B::halo_end()                      statements issued from here on see the
 //                                      unpacked halos
+//   B::StatementTimer                  made before a statement, seconds() after
+//                                      it: how long it ran (the profile's clock)
+//   B::stream_triad_gbytes_per_s()     STREAM triad where statements run (the
+//                                      profile's reference bandwidth)
 // (the three halo hooks do nothing where pack and unpack run synchronously
 // on the host; on cuda they order the halo stream against statements).
 //
@@ -43,6 +47,8 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
   B::halo_begin();
   B::halo_staged();
   B::halo_end();
+  { typename B::StatementTimer{}.seconds() } -> std::convertible_to<double>;
+  { B::stream_triad_gbytes_per_s() } -> std::convertible_to<double>;
   B::template unpack<double>(items, in, out, 1, 1);
   B::template unpack<float>(items, in, out, 1, 1);
 };

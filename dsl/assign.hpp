@@ -20,6 +20,7 @@
 #include "dsl/reduce.hpp"
 #include "dsl/reduction_result.hpp"
 #include "dsl/statement_plan.hpp"
+#include "dsl/statement_profile.hpp"
 
 namespace latte {
 
@@ -57,7 +58,11 @@ void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
   // copies stale, and an operand may be the destination itself.
   bound.bind(plan);
   const auto view = destination_view<Backend>(dst, op);
-  plan.run([&](SiteRange sites) { Backend::assign(view, bound, op, sites); });
+  const auto run = [&] { plan.run([&](SiteRange sites) { Backend::assign(view, bound, op, sites); }); };
+  if (profile::listeners == 0) [[likely]] return run();
+  profile::run_profiled<Backend>(
+      run, [&] { return statement_model(dst, node, op); },
+      [&] { return statement_name(dst.storage_identity(), assignment_symbol<Op>(), node); });
 }
 
 template <class Backend = backend::Default, class T, class W, class E, class Op>
@@ -104,9 +109,16 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
   const auto view = destination_view<Backend>(dst, op);
   using Accumulator = decltype(Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, SiteRange{}));
   Accumulator total = start_accumulator<SumCombine, Accumulator>();
-  plan.run([&](SiteRange sites) {
-    merge_accumulators<SumCombine>(total, Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, sites));
-  });
+  const auto run = [&] {
+    plan.run([&](SiteRange sites) {
+      merge_accumulators<SumCombine>(total, Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, sites));
+    });
+  };
+  if (profile::listeners == 0) [[likely]] run();
+  else
+    profile::run_profiled<Backend>(
+        run, [&] { return fused_model(dst, node, reduce_node, op); },
+        [&] { return fused_statement_name(dst.storage_identity(), assignment_symbol<Op>(), node, reduce_node); });
   return reduction_over_ranks<SumCombine>(total, dst.layout());
 }
 

@@ -48,6 +48,20 @@ struct Merge {
     odd.bind(plan);
   }
 
+  // Half the sites evaluate each part.
+  static double flops_per_site() { return 0.5 * (E::flops_per_site() + O::flops_per_site()); }
+  template <class Tally> void add_reads(Tally& tally, double weight) const {
+    even.operand.add_reads(tally, 0.5 * weight);
+    odd.operand.add_reads(tally, 0.5 * weight);
+  }
+  template <class Namer> void describe(Namer& namer, int) const {
+    namer.text("merge(");
+    even.operand.describe(namer, 0);
+    namer.text(", ");
+    odd.operand.describe(namer, 0);
+    namer.text(")");
+  }
+
   // Every outer site of the whole layout has one parity (even lane blocks).
   template <class Site>
   LATTE_INLINE bool on_even(const Site& s) const {

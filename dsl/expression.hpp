@@ -64,6 +64,19 @@ struct Constant {
   template <class Site> LATTE_INLINE void prefetch(const Site&) const {}
   template <class Plan> void bind(Plan&) {}
 
+  static constexpr double flops_per_site() { return 0; }
+  template <class Tally> void add_reads(Tally&, double) const {}
+  // A statement's name shows what kind of constant, not its value: a solver
+  // runs the same statement with a new coefficient every iteration.
+  template <class Namer> void describe(Namer& namer, int) const {
+    bool zero = true;
+    for_each_leaf([&](const auto& x) { zero = zero && x == 0; }, value);
+    if (zero) namer.text("0");
+    else if constexpr (std::is_arithmetic_v<S>) namer.text("s");
+    else if constexpr (is_complex_v<S>) namer.text("z");
+    else namer.text("const");
+  }
+
   // Broadcast into the statement's precision and leaf type.
   template <class Site>
   LATTE_INLINE auto eval(const Site&) const {

@@ -3,6 +3,9 @@
 // site tensor with scalar or SIMD leaves; the calls are unqualified so that
 // the site-level overloads (lattice/tensor_ops.hpp) and, for SIMD leaves,
 // the backend's vector functions are found by argument-dependent lookup.
+// Each also says how a statement's name writes it (dsl/statement_model.hpp):
+// an infix symbol and its precedence, or a name; its flops are counted from
+// its code (dsl/flop_count.hpp).
 
 #include <cmath>
 #include <type_traits>
@@ -12,46 +15,113 @@
 
 namespace latte::functors {
 
-struct Plus { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a + b; } };
-struct Minus { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a - b; } };
-struct Times { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a * b; } };
-struct Divide { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a / b; } };
-struct Negate { template <class A> LATTE_INLINE auto operator()(const A& a) const { return -a; } };
+struct Plus {
+  static constexpr const char* infix = " + ";
+  static constexpr int precedence = 1;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a + b; }
+};
+struct Minus {
+  static constexpr const char* infix = " - ";
+  static constexpr int precedence = 1;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a - b; }
+};
+struct Times {
+  static constexpr const char* infix = " * ";
+  static constexpr int precedence = 2;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a * b; }
+};
+struct Divide {
+  static constexpr const char* infix = " / ";
+  static constexpr int precedence = 2;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a / b; }
+};
+struct Negate {
+  static constexpr const char* infix = "-";
+  static constexpr int precedence = 3;
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return -a; }
+};
 
 // adj(a) * b without forming adj(a): the left operand is read transposed.
 struct AdjTimes {
+  static constexpr const char* name = "adj_times";
   template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return adj_times(a, b); }
 };
-struct Conj { template <class A> LATTE_INLINE auto operator()(const A& a) const { return conj(a); } };
-struct Adj { template <class A> LATTE_INLINE auto operator()(const A& a) const { return adj(a); } };
-struct Transpose { template <class A> LATTE_INLINE auto operator()(const A& a) const { return transpose(a); } };
-struct Trace { template <class A> LATTE_INLINE auto operator()(const A& a) const { return trace(a); } };
-struct Real { template <class A> LATTE_INLINE auto operator()(const A& a) const { return real(a); } };
-struct Imag { template <class A> LATTE_INLINE auto operator()(const A& a) const { return imag(a); } };
-struct TimesI { template <class A> LATTE_INLINE auto operator()(const A& a) const { return timesI(a); } };
-struct TimesMinusI { template <class A> LATTE_INLINE auto operator()(const A& a) const { return timesMinusI(a); } };
-struct LocalNorm2 { template <class A> LATTE_INLINE auto operator()(const A& a) const { return localNorm2(a); } };
+struct Conj {
+  static constexpr const char* name = "conj";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return conj(a); }
+};
+struct Adj {
+  static constexpr const char* name = "adj";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return adj(a); }
+};
+struct Transpose {
+  static constexpr const char* name = "transpose";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return transpose(a); }
+};
+struct Trace {
+  static constexpr const char* name = "trace";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return trace(a); }
+};
+struct Real {
+  static constexpr const char* name = "real";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return real(a); }
+};
+struct Imag {
+  static constexpr const char* name = "imag";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return imag(a); }
+};
+struct TimesI {
+  static constexpr const char* name = "i";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return timesI(a); }
+};
+struct TimesMinusI {
+  static constexpr const char* name = "-i";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return timesMinusI(a); }
+};
+struct LocalNorm2 {
+  static constexpr const char* name = "norm2";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return localNorm2(a); }
+};
 struct LocalInnerProduct {
+  static constexpr const char* name = "inner";
   template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return localInnerProduct(a, b); }
 };
 
 struct Sqrt {
+  static constexpr const char* name = "sqrt";
   template <class A> LATTE_INLINE A operator()(const A& a) const {
     using std::sqrt;
     return sqrt(a);
   }
 };
 struct Abs {
+  static constexpr const char* name = "abs";
   template <class A> LATTE_INLINE A operator()(const A& a) const {
     using std::abs;
     return abs(a);
   }
 };
 
-struct Less { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a < b; } };
-struct Greater { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a > b; } };
-struct LessEqual { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a <= b; } };
-struct GreaterEqual { template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a >= b; } };
+struct Less {
+  static constexpr const char* infix = " < ";
+  static constexpr int precedence = 0;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a < b; }
+};
+struct Greater {
+  static constexpr const char* infix = " > ";
+  static constexpr int precedence = 0;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a > b; }
+};
+struct LessEqual {
+  static constexpr const char* infix = " <= ";
+  static constexpr int precedence = 0;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a <= b; }
+};
+struct GreaterEqual {
+  static constexpr const char* infix = " >= ";
+  static constexpr int precedence = 0;
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return a >= b; }
+};
 
 // where(mask, a, b): the mask is either a comparison result (bool or a SIMD
 // mask) or a real field read as "nonzero is true", so a stored 0/1 mask
@@ -65,6 +135,7 @@ template <class M, class T> LATTE_INLINE T select_leaf(const M& mask, const T& a
   else return select(mask, a, b);  // the backend's vector select, found by ADL
 }
 struct Select {
+  static constexpr const char* name = "where";
   template <class M, class A, class B>
   LATTE_INLINE A operator()(const M& m, const A& a, const B& b) const {
     static_assert(std::is_same_v<A, B>, "Latte: where(mask, a, b) needs a and b of the same site type");
@@ -76,10 +147,12 @@ struct Select {
 // The I-th element of a vector site tensor (f_i of LB populations, a spin
 // component of a spinor).
 template <int I> struct Element {
+  static constexpr int element_index = I;
   template <class A> LATTE_INLINE auto operator()(const A& a) const { return a.v[I]; }
 };
 // Build a vector site tensor from its elements.
 template <int N, class Index> struct Pack {
+  static constexpr const char* name = "pack";
   template <class... A> LATTE_INLINE auto operator()(const A&... a) const {
     using E = std::common_type_t<A...>;
     return Vec<E, N, Index>{{a...}};

@@ -5,9 +5,11 @@
 // expressions stay cheap to instantiate and can be passed to device kernels.
 
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "dsl/expression.hpp"
+#include "dsl/flop_count.hpp"
 
 namespace latte {
 
@@ -53,7 +55,46 @@ struct Map {
   }
   template <class Plan> void bind(Plan& plan) { bind_impl(plan, std::index_sequence_for<Args...>{}); }
 
+  // The statement model (dsl/statement_model.hpp).
+  static double flops_per_site() { return counted_flops<F, lane_value<Args>...>() + (0.0 + ... + Args::flops_per_site()); }
+  template <class Tally> void add_reads(Tally& tally, double weight) const {
+    each([&](const auto& a) { a.add_reads(tally, weight); });
+  }
+  // Infix functors (F::infix, F::precedence) print as a + b, others as name(a, b).
+  template <class Namer> void describe(Namer& namer, int outer_precedence) const {
+    if constexpr (requires { F::infix; }) {
+      const bool bracket = F::precedence < outer_precedence;
+      if (bracket) namer.text("(");
+      std::size_t i = 0;
+      each([&](const auto& a) {
+        if (i) namer.text(F::infix);
+        if (i == 0 && sizeof...(Args) == 1) namer.text(F::infix);  // a prefix operator (negation)
+        // The right operand of - and / binds tighter: a - (b - c).
+        a.describe(namer, F::precedence + (i > 0 ? 1 : 0));
+        ++i;
+      });
+      if (bracket) namer.text(")");
+    } else if constexpr (requires { F::element_index; }) {
+      slot<0>(operands).describe(namer, 4);
+      namer.text("[" + std::to_string(F::element_index) + "]");
+    } else {
+      if constexpr (requires { F::name; }) namer.text(F::name);
+      else namer.text("f");
+      namer.text("(");
+      std::size_t i = 0;
+      each([&](const auto& a) {
+        if (i++) namer.text(", ");
+        a.describe(namer, 0);
+      });
+      namer.text(")");
+    }
+  }
+
  private:
+  template <class Body> void each(Body&& body) const {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (body(slot<I>(operands)), ...); }(std::index_sequence_for<Args...>{});
+  }
+
   template <class Site, std::size_t... I>
   LATTE_INLINE auto eval_impl(const Site& s, std::index_sequence<I...>) const {
     return F{}(slot<I>(operands).eval(s)...);

@@ -28,6 +28,14 @@ struct PrecisionCast {
   bool reads_shifted(const void* p) const { return operand.reads_shifted(p); }
   template <class Plan> void bind(Plan& plan) { operand.bind(plan); }
 
+  static double flops_per_site() { return E::flops_per_site(); }  // conversions are not flops
+  template <class Tally> void add_reads(Tally& tally, double weight) const { operand.add_reads(tally, weight); }
+  template <class Namer> void describe(Namer& namer, int) const {
+    namer.text(sizeof(To) == 8 ? "double(" : "float(");
+    operand.describe(namer, 0);
+    namer.text(")");
+  }
+
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
     operand.prefetch(source_site(s));

@@ -15,6 +15,7 @@
 #include "dsl/map.hpp"
 #include "dsl/reduction_result.hpp"
 #include "dsl/statement_plan.hpp"
+#include "dsl/statement_profile.hpp"
 
 namespace latte {
 
@@ -29,7 +30,16 @@ auto reduce(const E& expression) {
   bound.bind(plan);
   using Accumulator = decltype(Backend::template reduce<Combine>(bound, SiteRange{}));
   Accumulator total = start_accumulator<Combine, Accumulator>();
-  plan.run([&](SiteRange sites) { merge_accumulators<Combine>(total, Backend::template reduce<Combine>(bound, sites)); });
+  const auto run = [&] {
+    plan.run([&](SiteRange sites) { merge_accumulators<Combine>(total, Backend::template reduce<Combine>(bound, sites)); });
+  };
+  if (profile::listeners == 0) [[likely]] run();
+  else
+    profile::run_profiled<Backend>(
+        run, [&] { return reduction_model(node, std::is_same_v<Combine, SumCombine>); },
+        [&] {
+          return statement_name(nullptr, std::is_same_v<Combine, SumCombine> ? "sum " : std::is_same_v<Combine, MaxCombine> ? "max " : "min ", node);
+        });
   return reduction_over_ranks<Combine>(total, layout);
 }
 

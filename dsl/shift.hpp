@@ -18,6 +18,7 @@
 // fields are, and its value is what is sent.
 
 #include <cstdint>
+#include <string>
 
 #include "dsl/expression.hpp"
 #include "lattice/displacement_table.hpp"
@@ -44,6 +45,12 @@ struct Shift {
   const DisplacementTable* source;  // host tables, owned by the layout
   const SiteLayout* destination;    // where the shifted expression lives
   FieldView<halo_value, nsimd> halo{};  // the halo's records, bound when the table has a halo
+  // The displacement, kept only to name the statement (dsl/statement_model.hpp);
+  // gather: a pick between the whole lattice and a checkerboard.
+  static constexpr int named_dimensions = 4;
+  std::int8_t displacement[named_dimensions] = {};
+  std::int8_t dimensions = 0;
+  bool gather = false;
 
   Shift(const E& e, const Coordinate& displacement) : operand(e) {
     const SiteLayout* layout = e.layout();
@@ -51,6 +58,7 @@ struct Shift {
     source = &layout->displacement(displacement);
     destination = &layout->shifted(displacement);
     table = source->host_view();
+    remember(displacement);
   }
   // A unit step along mu (no displacement vector is made: a statement
   // repeated in a solver's iteration allocates nothing).
@@ -59,10 +67,12 @@ struct Shift {
     source = &layout->unit_displacement(mu, step);
     destination = &layout->checkerboard(layout->checkerboarded() ? latte::opposite(layout->parity()) : Parity::all);
     table = source->host_view();
+    dimensions = static_cast<std::int8_t>(layout->dimensions());
+    if (mu < named_dimensions) displacement[mu] = static_cast<std::int8_t>(step);
   }
   // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
-      : operand(e), table(gather.host_view()), source(&gather), destination(&to) {}
+      : operand(e), table(gather.host_view()), source(&gather), destination(&to), gather(true) {}
 
   template <class Plan>
   void bind(Plan& plan) {
@@ -85,6 +95,22 @@ struct Shift {
   const SiteLayout* layout() const { return destination; }
   bool reads(const void* p) const { return operand.reads(p); }
   bool reads_shifted(const void* p) const { return operand.reads(p); }
+
+  // The statement model: the operand is evaluated once per destination site,
+  // at its neighbour, and reads what it reads there.
+  static double flops_per_site() { return E::flops_per_site(); }
+  template <class Tally> void add_reads(Tally& tally, double weight) const { operand.add_reads(tally, weight); }
+  template <class Namer> void describe(Namer& namer, int) const {
+    if (gather) {
+      namer.gather_begin();
+      operand.describe(namer, 0);
+      namer.text(")");
+      return;
+    }
+    const std::string closing = namer.shift_begin(displacement, dimensions);
+    operand.describe(namer, 0);
+    namer.shift_end(closing);
+  }
 
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
@@ -109,6 +135,13 @@ struct Shift {
     } else {
       return Value(operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]}));
     }
+  }
+
+ private:
+  void remember(const Coordinate& d) {
+    dimensions = static_cast<std::int8_t>(d.size());
+    for (std::size_t k = 0; k < d.size() && k < named_dimensions; ++k)
+      displacement[k] = static_cast<std::int8_t>(d[k] > 127 ? 127 : d[k] < -127 ? -127 : d[k]);
   }
 };
 

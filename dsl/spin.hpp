@@ -12,12 +12,15 @@
 namespace latte {
 namespace functors {
 template <int Mu, int Sign> struct SpinProject {
+  static constexpr const char* name = "proj";
   template <class A> LATTE_INLINE auto operator()(const A& psi) const { return spin_project<Mu, Sign>(psi); }
 };
 template <int Mu, int Sign> struct SpinReconstruct {
+  static constexpr const char* name = "recon";
   template <class A> LATTE_INLINE auto operator()(const A& h) const { return spin_reconstruct<Mu, Sign>(h); }
 };
 template <int Mu> struct Gamma {
+  static constexpr const char* name = Mu == 4 ? "gamma5" : "gamma";
   template <class A> LATTE_INLINE auto operator()(const A& psi) const { return gamma_times<Mu>(psi); }
 };
 }  // namespace functors

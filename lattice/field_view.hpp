@@ -40,6 +40,15 @@ struct FieldView {
 
   const SiteLayout* layout() const { return site_layout; }
   bool reads(const void* p) const { return memory == p; }
+
+  // The statement model (dsl/statement_model.hpp): this view's words of the record.
+  static constexpr double flops_per_site() { return 0; }
+  template <class Tally> void add_reads(Tally& tally, double weight) const {
+    tally.read(memory, offset / Nsimd, site_words, RecordWords, sizeof(real_type), weight);
+  }
+  template <class Namer> void describe(Namer& namer, int) const {
+    namer.field(memory, offset / Nsimd, site_words, RecordWords);
+  }
   bool reads_shifted(const void*) const { return false; }
 
   // Point data at the field's copy on `side`, bringing it up to date there.

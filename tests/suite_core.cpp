@@ -11,3 +11,4 @@
 #include "test_random.cpp"
 #include "test_errors.cpp"
 #include "test_gamma.cpp"
+#include "test_statement_models.cpp"

@@ -5,3 +5,4 @@
 #include "test_even_odd.cpp"
 #include "test_gauge_io.cpp"
 #include "test_fuzz_regression_nersc.cpp"
+#include "test_qcd_statement_models.cpp"

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
@@ -24,6 +25,9 @@ namespace latte::backend {
 
 struct Cpu {
   static constexpr const char* name = "cpu";
+  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  using StatementTimer = HostStatementTimer;
+  static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::host;
   static void synchronize() {}  // statements are done when assign returns
   // Halo work is done when pack and unpack return; nothing to order.

@@ -16,6 +16,7 @@
 
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/halo_stream.hpp"
+#include "backends/cuda/statement_timer.hpp"
 #include "backends/cuda/kernel_names.hpp"
 #include "backends/cuda/launch.hpp"
 #include "backends/cuda/statement_kernels.hpp"
@@ -27,6 +28,9 @@ namespace latte::backend {
 
 struct Cuda {
   static constexpr const char* name = "cuda";
+  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  using StatementTimer = cuda::EventTimer;
+  static double stream_triad_gbytes_per_s() { return cuda::device_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::device;
 
   // Statements are asynchronous; timers and host code that need them done wait here.

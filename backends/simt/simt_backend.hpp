@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
@@ -17,6 +18,9 @@ namespace latte::backend {
 
 struct Simt {
   static constexpr const char* name = "simt";
+  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  using StatementTimer = HostStatementTimer;
+  static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::host;
   static void synchronize() {}  // statements are done when assign returns
   // Halo work is done when pack and unpack return; nothing to order.

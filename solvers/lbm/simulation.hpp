@@ -65,6 +65,7 @@ class Simulation {
   void run(long steps);
   template <class Backend>
   void step() {
+    const profile::Region region("LB stream-collide");
     if (boundary_) {
       if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
       else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});

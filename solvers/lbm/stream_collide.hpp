@@ -77,6 +77,7 @@ namespace functors {
 
 template <class VS, class Model, bool Forced>
 struct StreamCollide {
+  static constexpr const char* name = "collide";
   template <class V, class K>
   LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed, const K& params) const {
     return collide<VS, Model, Forced>(streamed, params);
@@ -85,6 +86,7 @@ struct StreamCollide {
 
 template <class VS, class Model, bool Forced>
 struct StreamCollideWalls {
+  static constexpr const char* name = "collide_with_walls";
   template <class V, class W, class K>
   LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed,
                                                 const Populations<V, VS::q>& here,

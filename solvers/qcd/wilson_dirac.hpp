@@ -75,22 +75,27 @@ class WilsonDirac {
 // file use that copy (solvers/qcd/precompiled_instances.hpp).
 template <class R, class W>
 void WilsonDirac<R, W>::dslash(Field& out, const Field& in) const {
+  const profile::Region region("Wilson Dslash");
   out = wilson_hopping<+1>(U_, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::dslash_dagger(Field& out, const Field& in) const {
+  const profile::Region region("Wilson Dslash^+");
   out = wilson_hopping<-1>(U_, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::apply(Field& out, const Field& in) const {
+  const profile::Region region("Wilson M");
   out = (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::apply_dagger(Field& out, const Field& in) const {
+  const profile::Region region("Wilson M^+");
   out = (4.0 + mass_) * in - 0.5 * wilson_hopping<-1>(U_, in);
 }
 template <class R, class W>
 double WilsonDirac<R, W>::apply_and_norm2(Field& out, const Field& in) const {
+  const profile::Region region("Wilson M");
   return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), localNorm2(out));
 }
 

@@ -89,6 +89,7 @@ void WilsonEvenOdd<R, W>::apply_dagger(Field& out, const Field& in) const {
 }
 template <class R, class W>
 double WilsonEvenOdd<R, W>::apply_and_norm2(Field& out, const Field& in) const {
+  const profile::Region region("even-odd Mhat");
   odd_scratch_ = hopping_to_odd<+1>(in);
   return assign_and_sum(out, diagonal() * in - (0.25 / diagonal()) * hopping_to_even<+1>(odd_scratch_),
                         localNorm2(out));
@@ -96,6 +97,7 @@ double WilsonEvenOdd<R, W>::apply_and_norm2(Field& out, const Field& in) const {
 template <class R, class W>
 template <int Sign>
 void WilsonEvenOdd<R, W>::apply_signed(Field& out, const Field& in) const {
+  const profile::Region region(Sign > 0 ? "even-odd Mhat" : "even-odd Mhat^+");
   odd_scratch_ = hopping_to_odd<Sign>(in);
   out = diagonal() * in - (0.25 / diagonal()) * hopping_to_even<Sign>(odd_scratch_);
 }
