@@ -4,7 +4,8 @@
 // STREAM does. How figures are taken (best of N, STREAM interleaved) is
 // described in bench/session.hpp.
 //
-// Models (per lattice site):
+// Models (per lattice site), derived by the library from the statements'
+// expressions (bench/derived_model.hpp):
 //   flops: complex multiply 6 + complex add 2 = 8
 //   bytes: read x, read y, write z once each = 3 * 2 * sizeof(real)
 //          (write-allocate traffic is not counted, as in STREAM)
@@ -23,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/derived_model.hpp"
 #include "bench/plain_axpy.hpp"
 #include "bench/plain_reduction.hpp"
 #include "bench/session.hpp"
@@ -58,9 +60,7 @@ void run_axpy(const Options& opt, const Geometry& geometry, bench::Session& sess
   result.bench = "axpy";
   result.precision = bench::precision_name<Real>();
   result.lattice = geometry.dims();
-  result.flops = 8.0 * sites;
-  result.bytes = 3.0 * 2.0 * sizeof(Real) * sites;
-  result.extra["bytes_per_site_model"] = 3 * 2 * sizeof(Real);
+  bench::apply_model(result, bench::derived_model(session, [&] { z = a * x + y; }), sites);
   result.extra["field_megabytes"] = static_cast<double>(x.bytes()) * 1e-6;
   result.extra["nsimd"] = Field::nsimd;
   session.record(result, session.time([&] { z = a * x + y; }));
@@ -83,16 +83,13 @@ void run_axpy(const Options& opt, const Geometry& geometry, bench::Session& sess
 
 // One reduction line and, on the host backends, its plain-sum yardstick.
 template <class Field, class Reduce, class Plain>
-void time_reduction(const char* name, const Field& field, double reals_per_site, bench::Session& session,
-                    Reduce&& reduce, Plain&& plain) {
+void time_reduction(const char* name, const Field& field, bench::Session& session, Reduce&& reduce, Plain&& plain) {
   const double sites = static_cast<double>(field.geometry().volume());
   bench::Result result;
   result.bench = name;
   result.precision = "double";
   result.lattice = field.geometry().dims();
-  result.flops = 0;
-  result.bytes = reals_per_site * sizeof(double) * sites;
-  result.extra["bytes_per_site_model"] = reals_per_site * sizeof(double);
+  bench::apply_model(result, bench::derived_model(session, [&] { (void)reduce(); }), sites);
   result.extra["field_megabytes"] = static_cast<double>(field.bytes()) * 1e-6;
   result.extra["reproducible"] = true;
   double value = 0;
@@ -121,7 +118,7 @@ void run_reductions(bench::Session& session) {
     Lattice<Spinor<double>> psi(geometry);
     ParallelRng(7).gaussian(psi);
     const std::size_t reals = static_cast<std::size_t>(psi.outer_volume()) * words_v<Spinor<double>> * psi.layout().nsimd();
-    time_reduction("norm2_spinor", psi, 24, session, [&] { return norm2(psi); },
+    time_reduction("norm2_spinor", psi, session, [&] { return norm2(psi); },
                    [&] { return bench::plain_norm2(psi.host_view().data, reals); });
   }
   {
@@ -130,7 +127,7 @@ void run_reductions(bench::Session& session) {
     ParallelRng(8).gaussian(a);
     ParallelRng(9).gaussian(b);
     const std::size_t reals = static_cast<std::size_t>(a.outer_volume()) * 2 * a.layout().nsimd();
-    time_reduction("inner_product_complex", a, 4, session, [&] { return innerProduct(a, b).re; }, [&] {
+    time_reduction("inner_product_complex", a, session, [&] { return innerProduct(a, b).re; }, [&] {
       const double* x = a.host_view().data;
       const double* y = b.host_view().data;
       double total = 0;
@@ -147,7 +144,7 @@ void run_reductions(bench::Session& session) {
     Lattice<double> r(geometry);
     ParallelRng(10).uniform(r, -1, 1);
     const std::size_t reals = static_cast<std::size_t>(r.outer_volume()) * r.layout().nsimd();
-    time_reduction("sum_real", r, 1, session, [&] { return sum(r); },
+    time_reduction("sum_real", r, session, [&] { return sum(r); },
                    [&] { return bench::plain_sum(r.host_view().data, reals); });
   }
 }
