@@ -476,12 +476,15 @@ def roofline(report, path):
             if bw:
                 label += ", STREAM triad %.0f GB/s" % bw
             ceiling_handles.append(Line2D([], [], color=colour, linestyle=style, label=label))
-        # Lower peaks of narrower builds on the same machine, faint; peaks
-        # within 15% of each other share one line and label.
+        # The peaks of narrower instruction sets on the same machine (an
+        # sse2 or avx2 build), faint; a lower figure of the best one's own
+        # instruction set is noise, not a ceiling. Peaks within 15% of each
+        # other share one line and label.
         lower = {}
         for p, by_precision in r["peak_gflops_per_platform"].items():
             for precision, v in by_precision.items():
-                if v["gflops"] < 0.8 * peaks.get(precision, {}).get("gflops", 0):
+                best = peaks.get(precision, {})
+                if v["simd"] != best.get("simd") and v["gflops"] < 0.8 * best.get("gflops", 0):
                     lower.setdefault((v["simd"], precision), []).append(v["gflops"])
         groups = []
         for (simd, precision), values in sorted(lower.items(), key=lambda t: max(t[1])):
