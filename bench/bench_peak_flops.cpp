@@ -8,13 +8,13 @@
 // ACC stays below the register count (16 vector registers up to AVX2, 32
 // with AVX-512), so that no chain is spilled to memory.
 //
-// Plain C++ and OpenMP, no Latte library (only bench/machine_load.hpp, which
-// is standard C++ reading /proc, to mark lines measured while other processes
-// took the CPUs as "contended", like the other benchmarks' lines): the peak
-// is the hardware's, so the
+// Plain C++ and OpenMP, no Latte library: the peak is the hardware's, so the
 // program takes the build's SIMD flags (-march=native in a native build) but
 // always lets the compiler contract a * b + c into an FMA, also in the simt
-// build (whose Latte code is compiled without contraction).
+// build (whose Latte code is compiled without contraction). The one project
+// header, bench/machine_load.hpp, is standard C++ reading /proc: lines
+// measured while other processes took the CPUs are marked "contended", as
+// the other benchmarks' lines are.
 //
 // One JSON line per precision on standard output, with the fields the other
 // benchmarks print (no memory traffic: gbytes_per_s 0, no STREAM figures).
