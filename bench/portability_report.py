@@ -421,7 +421,8 @@ def markdown(report):
 # ---- roofline -------------------------------------------------------------------
 
 MARKERS = {"axpy": "o", "wilson_dslash": "s", "wilson_dslash_even_odd": "D", "cg_iteration": "^",
-           "lbm_d2q9_bgk": "v", "lbm_d3q19_bgk": "P", "lbm_d2q9_trt": "<", "lbm_d3q19_trt": ">"}
+           "lbm_d2q9_bgk": "v", "lbm_d3q19_bgk": "P", "lbm_d2q9_trt": "<", "lbm_d3q19_trt": ">",
+           "norm2_spinor": "h", "inner_product_complex": "*", "sum_real": "X"}
 
 
 def roofline(report, path):
