@@ -32,7 +32,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "lattice/coordinate.hpp"
 #include "dsl/flop_count.hpp"
 #include "dsl/functors.hpp"
 #include "lattice/lattice_type.hpp"
@@ -218,17 +217,19 @@ StatementModel reduction_model(const Node& node, bool accumulates) {
 // dst op= node with the sum of `reduction` in the same pass: the reduction's
 // reads of dst are of the values just computed, not of memory.
 template <class T, class W, class Node, class Reduction, class Op>
-StatementModel fused_model(const Lattice<T, W>& dst, const Node& node, const Reduction& reduction, Op op) {
-  StatementModel model = statement_model(dst, node, op);
+StatementModel fused_model(const Lattice<T, W>& dst, const Node& node, const Reduction& reduction, Op) {
+  const void* storage = dst.storage_identity();
   TrafficTally tally;
   node.add_reads(tally, 1.0);
-  TrafficTally both = tally;
-  reduction.add_reads(both, 1.0);
-  both.forget(dst.storage_identity());
-  if (Op::reads_destination || tally.reads(dst.storage_identity()))
-    both.read(dst.storage_identity(), 0, words_v<T>, words_v<T>, sizeof(real_of_t<T>), 1.0);
-  model.bytes_per_site = both.bytes_per_site() + words_v<T> * sizeof(real_of_t<T>);
-  model.flops_per_site += Reduction::flops_per_site() + words_v<typename Reduction::value_type>;
+  const bool reads_destination = Op::reads_destination || tally.reads(storage);
+  reduction.add_reads(tally, 1.0);
+  tally.forget(storage);
+  if (reads_destination) tally.read(storage, 0, words_v<T>, words_v<T>, sizeof(real_of_t<T>), 1.0);
+  StatementModel model;
+  model.bytes_per_site = tally.bytes_per_site() + words_v<T> * sizeof(real_of_t<T>);
+  model.flops_per_site = Node::flops_per_site() + assignment_flops<Op, T>() + Reduction::flops_per_site() +
+                         words_v<typename Reduction::value_type>;
+  model.sites = static_cast<double>(dst.layout().volume());
   return model;
 }
 
