@@ -20,4 +20,17 @@ template <class R, int Q> using Populations = Vec<R, Q, PopulationIndex>;
 // A small real vector (velocity, force, displacement).
 template <class R, int N> using RealVector = Vec<R, N, GenericIndex>;
 
+// N right-hand sides kept together: a site holds one E for each of them,
+// contiguously, so an operator that reads a link once per site applies it
+// to all N (the multi-right-hand-side Dirac operator and CG). Products with
+// a link map over the batch (the index kinds differ); a Batch of
+// coefficients times a Batch of fields multiplies them element by element
+// (lattice/batch_ops.hpp).
+template <class E, int N> using Batch = Vec<E, N, RhsIndex>;
+template <class R, int N> using MultiSpinor = Batch<Spinor<R>, N>;
+// A quark propagator from one source site: 12 columns, column
+// k = 3 * spin + colour of the source, each a spinor field.
+inline constexpr int propagator_columns = spins * colours;
+template <class R> using PropagatorSite = MultiSpinor<R, propagator_columns>;
+
 }  // namespace latte

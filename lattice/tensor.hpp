@@ -16,6 +16,9 @@ struct ColourIndex {};
 struct SpinIndex {};
 struct PopulationIndex {};
 struct GenericIndex {};
+// The right-hand-side index of a batch of fields solved or multiplied
+// together (lattice/site_types.hpp: Batch, MultiSpinor).
+struct RhsIndex {};
 
 template <class E, int N, class Index = GenericIndex>
 struct Vec {
