@@ -23,6 +23,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 // The hand-written yardstick is CPU code (SIMD vectors); on the cuda backend
@@ -47,6 +48,9 @@ struct Options {
   std::vector<int> extents{8, 16, 24, 32};
   std::string precision = "both";
   bool cg = true;
+  bool multi_rhs = true;
+  int solve_extent = 12;
+  double solve_tolerance = 1e-8;
   bench::SessionOptions session;
 };
 
@@ -141,6 +145,95 @@ void run_dslash(const Geometry& geometry, bench::Session& session) {
 #endif
 }
 
+// The Dslash on a batch of N right-hand sides (each link read once per site
+// for all N), timed in the same run as the single-field Dslash. Model
+// (derived, per site): 1320 N flops; 4 links + N input + N output spinors,
+// (72 + 48 N) F. Per right-hand side the time is t_N / N; the line gives
+// its ratio to the single-field Dslash, which is the gain per right-hand side.
+template <class R, int N>
+void run_multi_rhs_dslash(const Geometry& geometry, bench::Session& session, double single_seconds) {
+  GaugeField<R> U(geometry);
+  ParallelRng rng(1);
+  U.set_random(rng);
+  Lattice<MultiSpinor<R, N>> psi(geometry), chi(geometry);
+  rng.gaussian(psi);
+  const WilsonDirac<R> M(U, 0.1);
+  const double sites = static_cast<double>(geometry.volume());
+  const bench::Timing timing = session.time([&] { M.dslash(chi, psi); });
+  bench::Result result;
+  result.bench = "wilson_dslash_multi_rhs";
+  result.precision = bench::precision_name<R>();
+  result.lattice = geometry.dims();
+  bench::apply_model(result, bench::derived_model(session, [&] { M.dslash(chi, psi); }), sites);
+  result.extra["rhs"] = N;
+  result.extra["seconds_per_rhs"] = timing.seconds / N;
+  result.extra["gflops_per_rhs"] = result.flops / N / (timing.seconds / N) * 1e-9 / N;
+  result.extra["throughput_per_rhs_over_single_rhs"] = single_seconds / (timing.seconds / N);
+  session.record(result, timing);
+}
+
+template <class R>
+void run_multi_rhs_dslashes(const Geometry& geometry, bench::Session& session) {
+  GaugeField<R> U(geometry);
+  ParallelRng rng(1);
+  U.set_random(rng);
+  Lattice<Spinor<R>> psi(geometry), chi(geometry);
+  rng.gaussian(psi);
+  const WilsonDirac<R> M(U, 0.1);
+  const double single = session.time([&] { M.dslash(chi, psi); }).seconds;
+  run_multi_rhs_dslash<R, 1>(geometry, session, single);
+  run_multi_rhs_dslash<R, 4>(geometry, session, single);
+  run_multi_rhs_dslash<R, 12>(geometry, session, single);
+}
+
+// A 12-column point-source propagator's solve: the 12 right-hand sides
+// solved together (one operator application per iteration for all) against
+// the same 12 solved one after another, both even-odd preconditioned, to
+// the same tolerance on every |b_k - M x_k| / |b_k|.
+template <class R>
+void run_multi_rhs_solve(const Geometry& geometry, bench::Session& session, double tolerance) {
+  constexpr int N = propagator_columns;
+  GaugeField<R> U(geometry);
+  ParallelRng rng(3);
+  U.set_random(rng);
+  const WilsonDirac<R> M(U, 0.1);
+  const WilsonEvenOdd<R> schur(U, 0.1);
+  Lattice<MultiSpinor<R, N>> b(geometry), x(geometry);
+  rng.gaussian(b);
+  const SolverControl control{tolerance, 100000, false};
+  SolverReport together;
+  const bench::Timing batch = session.time([&] {
+    x = zero;
+    together = solve_wilson_even_odd(schur, M, x, b, control);
+  }, 1);
+  std::vector<Lattice<Spinor<R>>> columns;
+  columns.reserve(N);
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((columns.emplace_back(geometry, Uninitialized{}) = element<static_cast<int>(K)>(b)), ...);
+  }(std::make_index_sequence<N>{});
+  Lattice<Spinor<R>> x_single(geometry);
+  int single_iterations = 0;
+  const bench::Timing apart = session.time([&] {
+    single_iterations = 0;
+    for (const auto& column : columns) {
+      x_single = zero;
+      single_iterations += solve_wilson_even_odd(schur, M, x_single, column, control).iterations;
+    }
+  }, 1);
+  bench::Result result;
+  result.bench = "wilson_solve_12_rhs";
+  result.precision = bench::precision_name<R>();
+  result.lattice = geometry.dims();
+  result.extra["solver"] = "even-odd CG on Mhat^+ Mhat, 12 right-hand sides together";
+  result.extra["tolerance"] = tolerance;
+  result.extra["largest_true_residual"] = together.true_residual;
+  result.extra["iterations_together"] = together.iterations;
+  result.extra["iterations_one_by_one_total"] = single_iterations;
+  result.extra["seconds_one_by_one"] = apart.seconds;
+  result.extra["speedup_over_one_by_one"] = apart.seconds / batch.seconds;
+  session.record(result, batch);
+}
+
 // The time of one CG iteration: the difference between runs stopped after
 // 12 and after 2 iterations, so setup and the final residual drop out.
 template <class R>
@@ -193,6 +286,11 @@ int main(int argc, char** argv) {
       .one_of({"double", "single", "both"})
       .show_default();
   cli.flag("!--no-cg", opt.cg, "skip the CG iteration benchmark");
+  cli.flag("!--no-multi-rhs", opt.multi_rhs, "skip the multi-right-hand-side Dslash (N = 1, 4, 12) and solve");
+  cli.option("--solve-extent", opt.solve_extent, "L of the L^4 lattice of the 12-right-hand-side solve (0: none)")
+      .non_negative()
+      .show_default();
+  cli.option("--solve-tolerance", opt.solve_tolerance, "tolerance of that solve").positive().show_default();
   bench::add_session_options(cli, opt.session);
   if (auto status = cli.parse(argc, argv)) return *status;
   try {
@@ -203,6 +301,13 @@ int main(int argc, char** argv) {
       if (opt.precision != "double") run_dslash<float>(geometry, session);
       if (opt.cg && opt.precision != "single") run_cg_iteration<double>(geometry, session);
       if (opt.cg && opt.precision != "double") run_cg_iteration<float>(geometry, session);
+      if (opt.multi_rhs && opt.precision != "single") run_multi_rhs_dslashes<double>(geometry, session);
+      if (opt.multi_rhs && opt.precision != "double") run_multi_rhs_dslashes<float>(geometry, session);
+    }
+    if (opt.multi_rhs && opt.solve_extent > 0) {
+      const int L = opt.solve_extent;
+      const Geometry geometry = bench::scaled_geometry({L, L, L, L}, opt.session.scaling);
+      run_multi_rhs_solve<double>(geometry, session, opt.solve_tolerance);
     }
     session.finish();
   } catch (const std::exception& e) {

@@ -80,14 +80,18 @@ class Session {
     before_ = probe_.measure();
   }
 
+  // The best of the session's repetitions after its warm-up calls; a long
+  // kernel (a whole solve) may ask for `repetitions` without warm-up instead.
   template <class Kernel>
-  Timing time(Kernel&& kernel) {
-    for (int i = 0; i < options_.warmup; ++i) kernel();
+  Timing time(Kernel&& kernel, int repetitions = 0) {
+    const int warmup = repetitions > 0 ? 0 : options_.warmup;
+    if (repetitions <= 0) repetitions = options_.repetitions;
+    for (int i = 0; i < warmup; ++i) kernel();
     backend::Default::synchronize();
     const CpuTimes start = cpu_times();
     Timing timing;
     timing.seconds = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < options_.repetitions; ++i) {
+    for (int i = 0; i < repetitions; ++i) {
       if (options_.interleave)
         timing.stream_triad_gbytes_per_s =
             std::max(timing.stream_triad_gbytes_per_s, probe_.measure(1).triad_gbytes_per_s);

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
+#include "dsl/batch_lowering.hpp"
 #include "dsl/expression.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/reduction_result.hpp"
@@ -53,7 +54,7 @@ auto destination_view(const Lattice<T, W>& dst, Op) {
 template <class Backend, class T, class W, class Node, class Op>
 void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
   StatementPlan<Backend> plan(dst.layout());
-  Node bound = node;
+  auto bound = lower_batches<Backend>(node);
   // Operands first: binding the destination for writing marks its other
   // copies stale, and an operand may be the destination itself.
   bound.bind(plan);
@@ -102,8 +103,8 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
     return reduce<SumCombine, Backend>(reduce_node);
   }
   StatementPlan<Backend> plan(dst.layout());
-  auto bound = node;
-  auto bound_reduction = reduce_node;
+  auto bound = lower_batches<Backend>(node);
+  auto bound_reduction = lower_batches<Backend>(reduce_node);
   bound.bind(plan);
   bound_reduction.bind(plan);
   const auto view = destination_view<Backend>(dst, op);

@@ -27,6 +27,14 @@ template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
 auto localInnerProduct(A&& a, B&& b) {
   return map<functors::LocalInnerProduct>(std::forward<A>(a), std::forward<B>(b));
 }
+// For a batch of right-hand sides: |a_k(x)|^2 and <a_k(x), b_k(x)> for each
+// k, a batch of reals or complex numbers at every site; sum() of it gives
+// the norm or inner product of every right-hand side from one pass.
+template <FieldArgument A> auto rhs_norm2(A&& a) { return map<functors::RhsNorm2>(std::forward<A>(a)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto rhs_inner_product(A&& a, B&& b) {
+  return map<functors::RhsInnerProduct>(std::forward<A>(a), std::forward<B>(b));
+}
 
 // where(mask, a, b): a where the mask holds, b elsewhere. The mask is a
 // comparison (x < y) or a real field that is nonzero where it holds.

@@ -86,6 +86,15 @@ struct LocalInnerProduct {
   static constexpr const char* name = "inner";
   template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return localInnerProduct(a, b); }
 };
+// The same for each right-hand side of a batch separately.
+struct RhsNorm2 {
+  static constexpr const char* name = "rhs_norm2";
+  template <class A> LATTE_INLINE auto operator()(const A& a) const { return rhs_norm2(a); }
+};
+struct RhsInnerProduct {
+  static constexpr const char* name = "rhs_inner";
+  template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return rhs_inner_product(a, b); }
+};
 
 struct Sqrt {
   static constexpr const char* name = "sqrt";

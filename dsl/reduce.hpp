@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
+#include "dsl/batch_lowering.hpp"
 #include "dsl/functors.hpp"
 #include "dsl/map.hpp"
 #include "dsl/reduction_result.hpp"
@@ -26,7 +27,7 @@ auto reduce(const E& expression) {
   static_assert(!std::is_void_v<typename Node::real_type>, "Latte: a reduction needs at least one field in its expression");
   const SiteLayout& layout = *node.layout();
   StatementPlan<Backend> plan(layout);
-  Node bound = node;
+  auto bound = lower_batches<Backend>(node);
   bound.bind(plan);
   using Accumulator = decltype(Backend::template reduce<Combine>(bound, SiteRange{}));
   Accumulator total = start_accumulator<Combine, Accumulator>();

@@ -40,6 +40,7 @@ struct Shift {
   // Only values made of reals travel through halos (not comparison masks).
   static constexpr bool holds_reals = std::is_floating_point_v<real_of_t<value_type>>;
 
+  using operand_type = E;
   E operand;
   DisplacementView table;
   const DisplacementTable* source;  // host tables, owned by the layout
@@ -69,6 +70,14 @@ struct Shift {
     table = source->host_view();
     dimensions = static_cast<std::int8_t>(layout->dimensions());
     if (mu < named_dimensions) displacement[mu] = static_cast<std::int8_t>(step);
+  }
+  // The same shift of another operand (dsl/batch_lowering.hpp: one element
+  // of a batch), before binding.
+  template <class Other>
+  Shift(const E& e, const Shift<Other>& like)
+      : operand(e), table(like.table), source(like.source), destination(like.destination),
+        dimensions(like.dimensions), gather(like.gather) {
+    for (int k = 0; k < named_dimensions; ++k) displacement[k] = like.displacement[k];
   }
   // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)

@@ -87,6 +87,26 @@ LATTE_INLINE Spinor<R> gamma_times(const Spinor<R>& psi) {
   return out;
 }
 
+// The same on a batch of spinors (N right-hand sides): each one separately.
+template <int Mu, int Sign, class R, int N>
+LATTE_INLINE Batch<HalfSpinor<R>, N> spin_project(const MultiSpinor<R, N>& psi) {
+  Batch<HalfSpinor<R>, N> h;
+  for (int k = 0; k < N; ++k) h.v[k] = spin_project<Mu, Sign>(psi.v[k]);
+  return h;
+}
+template <int Mu, int Sign, class R, int N>
+LATTE_INLINE MultiSpinor<R, N> spin_reconstruct(const Batch<HalfSpinor<R>, N>& h) {
+  MultiSpinor<R, N> psi;
+  for (int k = 0; k < N; ++k) psi.v[k] = spin_reconstruct<Mu, Sign>(h.v[k]);
+  return psi;
+}
+template <int Mu, class R, int N>
+LATTE_INLINE MultiSpinor<R, N> gamma_times(const MultiSpinor<R, N>& psi) {
+  MultiSpinor<R, N> out;
+  for (int k = 0; k < N; ++k) out.v[k] = gamma_times<Mu>(psi.v[k]);
+  return out;
+}
+
 // The dense 4x4 matrix of gamma_mu (Mu = 4: gamma_5), for tests and
 // references.
 template <int Mu>

@@ -28,6 +28,9 @@ template <class R, int N> using RealVector = Vec<R, N, GenericIndex>;
 // (lattice/batch_ops.hpp).
 template <class E, int N> using Batch = Vec<E, N, RhsIndex>;
 template <class R, int N> using MultiSpinor = Batch<Spinor<R>, N>;
+template <class T> struct batch_size { static constexpr int value = 0; };  // 0: not a batch
+template <class E, int N> struct batch_size<Vec<E, N, RhsIndex>> { static constexpr int value = N; };
+template <class T> inline constexpr int batch_size_v = batch_size<T>::value;
 // A quark propagator from one source site: 12 columns, column
 // k = 3 * spin + colour of the source, each a spinor field.
 inline constexpr int propagator_columns = spins * colours;

@@ -141,6 +141,15 @@ LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
   return out;
 }
 
+// ---- batches of right-hand sides (Vec<., N, RhsIndex>) ---------------------------
+// A batch of coefficients times a batch of fields multiplies them element
+// by element: the multi-right-hand-side CG's x += alpha p with one alpha
+// per right-hand side.
+template <class A, class B, int N>
+LATTE_INLINE auto operator*(const Vec<A, N, RhsIndex>& a, const Vec<B, N, RhsIndex>& b) {
+  return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x * y; });
+}
+
 // ---- conjugation, transposition, trace ----------------------------------------
 template <class A, int N, class I>
 LATTE_INLINE auto conj(const Vec<A, N, I>& a) { return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return conj(x); }); }
@@ -225,6 +234,16 @@ LATTE_INLINE auto localNorm2(const Mat<A, N, I>& a) {
   for (int i = 0; i < N; ++i)
     for (int j = (i == 0 ? 1 : 0); j < N; ++j) add_norm2(acc, a.m[i][j]);
   return acc;
+}
+
+// The norm and inner product of each right-hand side of a batch separately.
+template <class A, int N>
+LATTE_INLINE auto rhs_norm2(const Vec<A, N, RhsIndex>& a) {
+  return transform_tensor(a, [](const auto& x) LATTE_LAMBDA { return localNorm2(x); });
+}
+template <class A, int N>
+LATTE_INLINE auto rhs_inner_product(const Vec<A, N, RhsIndex>& a, const Vec<A, N, RhsIndex>& b) {
+  return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return localInnerProduct(x, y); });
 }
 
 // Multiplication by +-i, recursively: the building block of gamma matrices.

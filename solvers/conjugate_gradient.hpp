@@ -88,3 +88,6 @@ SolverReport conjugate_gradient(const Operator& A, Field& x, const Field& b, con
 }
 
 }  // namespace latte
+
+// The same for N right-hand sides at once (batch fields).
+#include "solvers/multi_conjugate_gradient.hpp"

@@ -20,6 +20,13 @@ struct SolverReport {
   std::vector<double> residual_history;
   double seconds = 0;
   double flops = 0;            // operator and linear-algebra flops, counted by model
+  // Solves of N right-hand sides together: one entry per right-hand side
+  // (empty for a single one). residual and true_residual above are then the
+  // largest over them, iterations counts the shared operator applications.
+  std::vector<int> rhs_iterations;         // iterations until each converged
+  std::vector<double> rhs_residuals;       // iterated relative residual at exit
+  std::vector<double> rhs_true_residuals;  // recomputed |b_k - A x_k| / |b_k|
+  std::vector<int> unconverged;            // those above the tolerance when the solve gave up
 };
 
 // A solver that cannot deliver: it diverged, broke down, met NaN or ran out

@@ -3,6 +3,7 @@
 #include "test_wilson.cpp"
 #include "test_cg.cpp"
 #include "test_even_odd.cpp"
+#include "test_multi_rhs.cpp"
 #include "test_gauge_io.cpp"
 #include "test_fuzz_regression_nersc.cpp"
 #include "test_qcd_statement_models.cpp"

@@ -48,9 +48,11 @@ template <class R, class W = DefaultWidth>
 class WilsonDirac {
  public:
   using Field = Lattice<Spinor<R>, W>;
+  // N right-hand sides at once: every link is read once per site for all N.
+  template <int N> using MultiField = Lattice<MultiSpinor<R, N>, W>;
   using Gauge = GaugeField<R, W>;
   static constexpr double dslash_flops_per_site = 1320;
-  static constexpr double flops_per_site = 1392;
+  static constexpr double flops_per_site = 1392;  // per right-hand side
 
   WilsonDirac(const Gauge& U, double mass) : U_(U), mass_(mass) {}
 
@@ -65,7 +67,31 @@ class WilsonDirac {
   // out = M in, returning |out|^2 from the same pass.
   double apply_and_norm2(Field& out, const Field& in) const;
 
+  // The same on a batch of N right-hand sides, one fused pass each; the
+  // fused norm is that of every right-hand side separately.
+  template <int N> void dslash(MultiField<N>& out, const MultiField<N>& in) const { hop<+1>(out, in); }
+  template <int N> void dslash_dagger(MultiField<N>& out, const MultiField<N>& in) const { hop<-1>(out, in); }
+  template <int N> void apply(MultiField<N>& out, const MultiField<N>& in) const { apply_signed<+1>(out, in); }
+  template <int N> void apply_dagger(MultiField<N>& out, const MultiField<N>& in) const { apply_signed<-1>(out, in); }
+  template <int N> Batch<double, N> apply_and_norm2(MultiField<N>& out, const MultiField<N>& in) const {
+    return apply_and_norms(out, in, rhs_norm2(out));
+  }
+
  private:
+  // One statement each, for a single field and for batches alike.
+  template <int Sign, class F> void hop(F& out, const F& in) const {
+    const profile::Region region(Sign > 0 ? "Wilson Dslash" : "Wilson Dslash^+");
+    out = wilson_hopping<Sign>(U_, in);
+  }
+  template <int Sign, class F> void apply_signed(F& out, const F& in) const {
+    const profile::Region region(Sign > 0 ? "Wilson M" : "Wilson M^+");
+    out = (4.0 + mass_) * in - 0.5 * wilson_hopping<Sign>(U_, in);
+  }
+  template <class F, class Norm> auto apply_and_norms(F& out, const F& in, const Norm& norm) const {
+    const profile::Region region("Wilson M");
+    return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), norm);
+  }
+
   const Gauge& U_;
   double mass_;
 };
@@ -75,28 +101,23 @@ class WilsonDirac {
 // file use that copy (solvers/qcd/precompiled_instances.hpp).
 template <class R, class W>
 void WilsonDirac<R, W>::dslash(Field& out, const Field& in) const {
-  const profile::Region region("Wilson Dslash");
-  out = wilson_hopping<+1>(U_, in);
+  hop<+1>(out, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::dslash_dagger(Field& out, const Field& in) const {
-  const profile::Region region("Wilson Dslash^+");
-  out = wilson_hopping<-1>(U_, in);
+  hop<-1>(out, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::apply(Field& out, const Field& in) const {
-  const profile::Region region("Wilson M");
-  out = (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in);
+  apply_signed<+1>(out, in);
 }
 template <class R, class W>
 void WilsonDirac<R, W>::apply_dagger(Field& out, const Field& in) const {
-  const profile::Region region("Wilson M^+");
-  out = (4.0 + mass_) * in - 0.5 * wilson_hopping<-1>(U_, in);
+  apply_signed<-1>(out, in);
 }
 template <class R, class W>
 double WilsonDirac<R, W>::apply_and_norm2(Field& out, const Field& in) const {
-  const profile::Region region("Wilson M");
-  return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), localNorm2(out));
+  return apply_and_norms(out, in, localNorm2(out));
 }
 
 #if defined(LATTE_PRECOMPILED_QCD)

@@ -9,15 +9,18 @@
 
 #include "solvers/conjugate_gradient.hpp"
 #include "solvers/qcd/wilson_dirac.hpp"
+#include "solvers/rhs_norms.hpp"
 
 namespace latte {
 
 // A = M^+ M, with <p, A p> = |M p|^2 computed in the pass that applies M.
-template <class Dirac>
+// Field may be a batch of right-hand sides (Dirac::MultiField<N>): then
+// apply_and_dot gives |M p_k|^2 for each k.
+template <class Dirac, class FieldType = typename Dirac::Field>
 class NormalOperator {
  public:
-  using Field = typename Dirac::Field;
-  static constexpr double flops_per_site = 2 * Dirac::flops_per_site;
+  using Field = FieldType;
+  static constexpr double flops_per_site = 2 * Dirac::flops_per_site;  // per right-hand side
 
   explicit NormalOperator(const Dirac& M) : M_(M), scratch_(M.geometry()) {}
 
@@ -25,8 +28,8 @@ class NormalOperator {
     M_.apply(scratch_, in);
     M_.apply_dagger(out, scratch_);
   }
-  double apply_and_dot(Field& out, const Field& in) const {
-    const double norm = M_.apply_and_norm2(scratch_, in);
+  auto apply_and_dot(Field& out, const Field& in) const {
+    const auto norm = M_.apply_and_norm2(scratch_, in);
     M_.apply_dagger(out, scratch_);
     return norm;
   }
@@ -42,6 +45,18 @@ double relative_residual(const Dirac& M, const Field& x, const Field& b) {
   Field Mx(b.geometry());
   M.apply(Mx, x);
   return std::sqrt(norm2(b - Mx) / norm2(b));
+}
+
+// |b_k - M x_k| / |b_k| for every right-hand side (one entry for a single
+// field; 0 where b_k = 0).
+template <class Dirac, class Field>
+std::vector<double> relative_residuals(const Dirac& M, const Field& x, const Field& b) {
+  Field Mx(b.geometry());
+  M.apply(Mx, x);
+  std::vector<double> out = rhs_norms(b - Mx);
+  const std::vector<double> b_norms = rhs_norms(b);
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = b_norms[k] > 0 ? out[k] / b_norms[k] : 0.0;
+  return out;
 }
 
 template <class Dirac, class Field>
@@ -76,6 +91,13 @@ SolverReport solve_wilson(const Dirac& M, Field& x, const Field& b, const Solver
                       total);
   return total;
 }
+
+}  // namespace latte
+
+// N right-hand sides at once.
+#include "solvers/qcd/wilson_solve_multi.hpp"
+
+namespace latte {
 
 #if defined(LATTE_PRECOMPILED_QCD)
 LATTE_QCD_DOUBLE_INSTANCE double relative_residual(const WilsonDirac<double>&, const Lattice<Spinor<double>>&,

@@ -45,39 +45,58 @@ GaugeField<float, MatchingSingleWidth<W>> single_precision_links(const GaugeFiel
 // twin M_single acting on the same sites: both have apply and apply_dagger,
 // and the inner solves are CG on M_single^+ M_single. The tolerance applies
 // to |b - M x| / |b|, computed in double after every cycle. `name` opens the
-// error messages.
-template <class Dirac, class SingleDirac>
-SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_single, typename Dirac::Field& x,
-                                        const typename Dirac::Field& b, const SolverControl& control,
-                                        const MixedPrecisionControl& mixed, const std::string& name) {
-  using Field = typename Dirac::Field;
-  using SingleField = typename SingleDirac::Field;
+// error messages. x and b may be batches of right-hand sides: each cycle
+// then corrects those still above the tolerance (the others' inner
+// right-hand side is zero, so CG leaves them alone), and the tolerance
+// applies to each |b_k - M x_k| / |b_k|.
+template <class Dirac, class SingleDirac, class Field>
+SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_single, Field& x, const Field& b,
+                                        const SolverControl& control, const MixedPrecisionControl& mixed,
+                                        const std::string& name) {
+  using Site = typename Field::value_type;
+  using SingleField = Lattice<rebind_t<Site, float>, typename SingleDirac::Field::width_type>;
   static_assert(Field::nsimd == SingleField::nsimd, "the single-precision operator must use the same lanes");
+  constexpr int batch = batch_size_v<Site>;
   const Geometry& geometry = b.geometry();
   const auto start = std::chrono::steady_clock::now();
 
   Field Mx(geometry, Uninitialized{}), r(geometry, Uninitialized{});
   SingleField r_single(geometry, Uninitialized{}), rhs_single(geometry, Uninitialized{}), e_single(geometry);
-  const double b_norm = std::sqrt(norm2(b));
-  if (!(b_norm > 0)) throw SolverError(name + ": the source is zero or not finite", {});
+  const std::vector<double> b_norms = rhs_norms(b);
+  for (double n : b_norms)
+    if (!(n > 0)) throw SolverError(name + ": a source is zero or not finite", {});
+  const std::size_t count = b_norms.size();
 
   SolverReport total;
-  M.apply(Mx, x);
-  r = b - Mx;
-  double residual = std::sqrt(norm2(r)) / b_norm;
+  std::vector<double> residuals(count);
+  auto measure = [&] {
+    M.apply(Mx, x);
+    r = b - Mx;
+    const std::vector<double> norms = rhs_norms(r);
+    double largest = 0;
+    for (std::size_t k = 0; k < count; ++k) largest = std::max(largest, residuals[k] = norms[k] / b_norms[k]);
+    return largest;
+  };
+  double residual = measure();
   for (int cycle = 0; residual > control.tolerance; ++cycle) {
     if (cycle == mixed.max_cycles || total.iterations >= control.max_iterations)
       throw SolverError(name + ": |b - M x| / |b| = " + std::to_string(residual) + " after " +
                             std::to_string(cycle) + " cycles and " + std::to_string(total.iterations) +
                             " single-precision iterations, above the tolerance " + std::to_string(control.tolerance),
                         total);
-    r_single = precision_cast<float>(r);
+    if constexpr (batch > 0) {
+      Batch<double, batch> open;  // 1 for a right-hand side still to correct
+      for (int k = 0; k < batch; ++k) open.v[k] = residuals[k] > control.tolerance ? 1.0 : 0.0;
+      r_single = precision_cast<float>(open * r);
+    } else {
+      r_single = precision_cast<float>(r);
+    }
     M_single.apply_dagger(rhs_single, r_single);
     e_single = zero;
     SolverControl inner{mixed.inner_tolerance, control.max_iterations - total.iterations, control.keep_history};
     SolverReport step;
     try {
-      step = conjugate_gradient(NormalOperator<SingleDirac>(M_single), e_single, rhs_single, inner);
+      step = conjugate_gradient(NormalOperator<SingleDirac, SingleField>(M_single), e_single, rhs_single, inner);
     } catch (const SolverError& e) {
       step = e.report();  // its last iterate may still correct x; the outer residual judges
     }
@@ -86,11 +105,9 @@ SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_sin
     total.residual_history.insert(total.residual_history.end(), step.residual_history.begin(),
                                   step.residual_history.end());
     x += precision_cast<double>(e_single);
-    M.apply(Mx, x);
-    r = b - Mx;
-    total.flops += Dirac::flops_per_site * static_cast<double>(geometry.volume());
+    total.flops += Dirac::flops_per_site * static_cast<double>(geometry.volume()) * static_cast<double>(count);
     const double previous = residual;
-    residual = std::sqrt(norm2(r)) / b_norm;
+    residual = measure();
     if (!(residual < 0.9 * previous))
       throw SolverError(name + ": a cycle took |b - M x| / |b| from " + std::to_string(previous) + " only to " +
                             std::to_string(residual) + " (single precision cannot resolve this system further)",
@@ -98,6 +115,7 @@ SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_sin
   }
   total.residual = residual;
   total.true_residual = residual;
+  if constexpr (batch > 0) total.rhs_true_residuals = residuals;
   total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;
 }
@@ -146,6 +164,31 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattic
   // The single Schur operator keeps its own copies of the links by parity.
   const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass());
   SolverReport report = solve_wilson_even_odd_mixed(schur, schur_single, M, x, b, control, mixed);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+// The same for N right-hand sides at once (batch fields).
+template <class W, int N>
+SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<MultiSpinor<double, N>, W>& x,
+                                const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
+                                const MixedPrecisionControl& mixed = {}) {
+  const auto U_single = single_precision_links(M.gauge());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass());
+  return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
+}
+template <class W, int N>
+SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattice<MultiSpinor<double, N>, W>& x,
+                                         const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
+                                         const MixedPrecisionControl& mixed = {}) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string name = "Latte even-odd mixed-precision Wilson solve";
+  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass());
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass());
+  SolverReport report = solve_through_schur_complement(
+      schur, M, x, b, control, name, [&](auto& x_even, const auto& rhs, const SolverControl& reduced) {
+        return solve_by_defect_correction(schur, schur_single, x_even, rhs, reduced, mixed, name);
+      });
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
