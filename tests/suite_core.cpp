@@ -7,6 +7,7 @@
 #include "test_expressions.cpp"
 #include "test_shift.cpp"
 #include "test_reductions.cpp"
+#include "test_slice_sum.cpp"
 #include "test_reproducible_sum.cpp"
 #include "test_random.cpp"
 #include "test_errors.cpp"

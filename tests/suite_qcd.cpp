@@ -7,3 +7,4 @@
 #include "test_gauge_io.cpp"
 #include "test_fuzz_regression_nersc.cpp"
 #include "test_qcd_statement_models.cpp"
+#include "test_propagator.cpp"

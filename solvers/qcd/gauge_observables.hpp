@@ -19,9 +19,20 @@ double average_plaquette(const GaugeField<R, W>& U) {
 }
 
 // U_mu(x) -> g(x) U_mu(x) g^+(x + mu): the links of the gauge-transformed field.
+// A quark propagator from y transforms as S(x) -> g(x) S(x) g^+(y), so
+// gauge-invariant correlators such as tr[S(x) S(x)^+] do not change.
 template <class R, class W>
 void gauge_transform(GaugeField<R, W>& U, const Lattice<ColourMatrix<R>, W>& g) {
   for (int mu = 0; mu < spacetime_dimensions; ++mu) U[mu] = g * U[mu] * adj(shift(g, mu, +1));
+}
+
+// g(x) independent Haar-random SU(3) matrices: a random gauge transformation
+// (the same for every layout and rank count, like every ParallelRng field).
+template <class R, class W>
+void set_random_gauge_transformation(Lattice<ColourMatrix<R>, W>& g, ParallelRng& rng) {
+  rng.fill(g, [](SiteRandomStream& random) {
+    return transform_leaves<ColourMatrix<R>>([](double x) { return static_cast<R>(x); }, random_su3(random));
+  });
 }
 
 }  // namespace latte

@@ -1,0 +1,137 @@
+// The pion correlator and its effective mass from a point-source Wilson
+// quark propagator, on the free field, a random ("hot") SU(3) gauge field or
+// a configuration read from a NERSC file.
+//
+//   hadron_correlator --lattice 8 8 8 16 --mass 0.2 --gauge unit --out pion
+//   hadron_correlator --gauge config.nersc --source 0 0 0 4 --tolerance 1e-12
+//
+// It solves M S = eta for the 12 spin-colour columns of a point source
+// (solvers/qcd/propagator.hpp), sums tr[S S^+] over each timeslice
+// (solvers/qcd/hadron_correlators.hpp) and prints C(t) with the cosh and log
+// effective masses (solvers/qcd/effective_mass.hpp). t counts timeslices
+// from the source's. It writes <out>.csv (t, C(t), cosh effective mass; nan
+// where there is none) and <out>.png: C(t) on a log scale, and the cosh
+// effective mass with the log one (for t < T/2) against t.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "examples/command_line.hpp"
+#include "examples/plot_png.hpp"
+#include "lattice/report_file.hpp"
+#include "lattice/root_output.hpp"
+#include "solvers/qcd/effective_mass.hpp"
+#include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/hadron_correlators.hpp"
+#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/propagator.hpp"
+
+using namespace latte;
+
+struct Options {
+  Coordinate lattice{8, 8, 8, 16};
+  double mass = 0.2;
+  std::string gauge = "unit";  // unit, random or a NERSC file
+  Coordinate source{0, 0, 0, 0};
+  double tolerance = 1e-10;
+  int max_iterations = 10000;
+  std::uint64_t seed = 7;
+  std::string out = "hadron_correlator";
+  bool lattice_given = false;
+};
+
+// Written as 1.234567890e-03, or nan, so that the file reads back exactly
+// enough and in any CSV reader.
+std::string number(double value, int digits) {
+  if (!std::isfinite(value)) return "nan";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*e", digits, value);
+  return text;
+}
+
+int run(const Options& options) {
+  // A configuration file brings its lattice, unless --lattice insists.
+  const bool from_file = options.gauge != "unit" && options.gauge != "random";
+  Geometry geometry(from_file && !options.lattice_given ? read_nersc_header(options.gauge).extents : options.lattice);
+  GaugeField<double> U(geometry);
+  if (options.gauge == "unit") {
+    U.set_unit();
+  } else if (options.gauge == "random") {
+    ParallelRng rng(options.seed);
+    U.set_random(rng);
+  } else {
+    read_nersc(U, options.gauge);
+  }
+  const WilsonDirac<double> M(U, options.mass);
+
+  std::printf("Pion correlator: lattice %s, m = %g, point source at %s, tolerance %g\n",
+              to_string(geometry.dims()).c_str(), options.mass, to_string(options.source).c_str(), options.tolerance);
+  std::printf("gauge field       %s%s\n", from_file ? "read from " : options.gauge == "unit" ? "unit (free field)" : "random SU(3)",
+              from_file ? options.gauge.c_str() : "");
+  std::printf("average plaquette %.12f\n", average_plaquette(U));
+
+  const auto [S, report] = point_propagator(M, options.source, SolverControl{options.tolerance, options.max_iterations, false});
+  std::printf("iterations        %d   CG, all 12 columns\n", report.iterations);
+  std::printf("true residual     %.6e   largest |eta - M S| / |eta| of a column\n", report.true_residual);
+  std::printf("time              %.3f s\n", report.seconds);
+
+  // Timeslices counted from the source's.
+  const std::vector<double> absolute = pion_correlator(S);
+  const int T = static_cast<int>(absolute.size());
+  std::vector<double> C(T), t_values(T);
+  for (int t = 0; t < T; ++t) {
+    C[t] = absolute[(t + options.source[3]) % T];
+    t_values[t] = t;
+  }
+  const std::vector<double> cosh_mass = effective_mass(C), log_mass = log_effective_mass(C);
+  const auto at = [](const std::vector<double>& v, int t) {
+    return t < static_cast<int>(v.size()) ? v[t] : std::nan("");
+  };
+
+  std::printf("%4s %22s %14s %14s\n", "t", "C(t)", "m_eff cosh", "m_eff log");
+  ReportFile csv(options.out + ".csv");
+  csv << "t,C,m_eff\n";
+  for (int t = 0; t < T; ++t) {
+    std::printf("%4d %22.12e %14.8f %14.8f\n", t, C[t], at(cosh_mass, t), at(log_mass, t));
+    csv << t << ',' << number(C[t], 15) << ',' << number(at(cosh_mass, t), 15) << '\n';
+  }
+
+  plot::Panel correlator{"Pion correlator", "t", "C(t)", true, {}};
+  correlator.series.push_back({"", t_values, C, plot::blue});
+  plot::Panel masses{"Effective mass", "t", "m_eff(t)", false, {}};
+  masses.series.push_back({"cosh", t_values, cosh_mass, plot::blue});
+  // The log mass only where it means something: beyond T/2 it turns negative.
+  std::vector<double> forward_log_mass(log_mass.begin(), log_mass.begin() + std::min<int>(T / 2, log_mass.size()));
+  masses.series.push_back({"log", t_values, forward_log_mass, plot::orange});
+  write_on_root([&] { plot::write_png(options.out + ".png", {correlator, masses}); });
+  std::printf("wrote             %s.csv, %s.png\n", options.out.c_str(), options.out.c_str());
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
+  programs::CommandLine cli{"Pion correlator and effective mass from a Wilson point-source propagator, written in Latte"};
+  Options options;
+  cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
+  cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
+  cli.option("--gauge", options.gauge, "unit (free field), random (hot SU(3)) or the path of a NERSC file");
+  cli.option("--source", options.source, "source site x y z t").expected(4);
+  cli.option("--tolerance", options.tolerance, "relative true residual |eta - M S| / |eta| of every column").positive();
+  cli.option("--max-iterations", options.max_iterations, "CG iteration limit of each column").positive();
+  cli.option("--seed", options.seed, "random seed of --gauge random");
+  cli.option("--out", options.out, "output prefix: writes <out>.csv and <out>.png");
+  if (auto status = cli.parse(argc, argv)) return *status;
+  options.lattice_given = cli.count("--lattice") > 0;
+  try {
+    return run(options);
+  } catch (const SolverError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return 1;
+  }
+}
