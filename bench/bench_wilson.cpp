@@ -224,6 +224,7 @@ void run_multi_rhs_solve(const Geometry& geometry, bench::Session& session, doub
   result.bench = "wilson_solve_12_rhs";
   result.precision = bench::precision_name<R>();
   result.lattice = geometry.dims();
+  result.flops = together.flops;  // the solver's own count; no byte model for a whole solve
   result.extra["solver"] = "even-odd CG on Mhat^+ Mhat, 12 right-hand sides together";
   result.extra["tolerance"] = tolerance;
   result.extra["largest_true_residual"] = together.true_residual;
