@@ -76,7 +76,11 @@ inline Requests& statement_requests() {
 template <class Backend>
 class StatementPlan {
  public:
-  static constexpr int capacity = 64;  // halo uses per statement (D3Q27 has 26 shifts)
+  // Halo uses per statement. D3Q27 has 26 shifts; a Wilson operator on a
+  // batch of N right-hand sides, evaluated one right-hand side at a time
+  // (dsl/batch_lowering.hpp), has 8 N: 96 for a 12-column propagator, each
+  // with its own (1/N-sized) messages.
+  static constexpr int capacity = 256;
 
   explicit StatementPlan(const SiteLayout& layout) : layout_(layout) {}
   StatementPlan(const StatementPlan&) = delete;
