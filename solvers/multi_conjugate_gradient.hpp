@@ -108,14 +108,16 @@ SolverReport conjugate_gradient(const Operator& A, Lattice<Batch<T, N>, W>& x, c
   std::array<bool, N> bad{};
   bool any_bad = false;
   Coefficients keep;  // 1 for a right-hand side with b_k != 0, 0 to set x_k = 0
+  bool any_zero = false;
   for (int k = 0; k < N; ++k) {
     bad[k] = !std::isfinite(b2.v[k]);
     any_bad = any_bad || bad[k];
     target2[k] = tolerances[k] * tolerances[k] * b2.v[k];
     keep.v[k] = b2.v[k] == 0 ? 0.0 : 1.0;
+    any_zero = any_zero || b2.v[k] == 0;
   }
   if (any_bad) fail("the right-hand side contains NaN or infinity", bad);
-  x = keep * x;
+  if (any_zero) x = keep * x;  // a pass over x only when some b_k is zero
 
   for (int restart = 0;; ++restart) {
     A.apply(Ap, x);

@@ -25,12 +25,4 @@ std::vector<double> rhs_norms(const E& e) {
   }
 }
 
-// max_k |a_k| / |b_k| over the right-hand sides with b_k != 0 (0 for the others).
-inline double largest_ratio(const std::vector<double>& a, const std::vector<double>& b) {
-  double largest = 0;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    if (b[k] > 0) largest = std::max(largest, a[k] / b[k]);
-  return largest;
-}
-
 }  // namespace latte
