@@ -58,6 +58,15 @@ struct OpaqueValue<xsimd::batch<T, A>> {
   }
 };
 
+// -x as the compiler's own vector negation (lattice/complex.hpp: Negation),
+// which it folds into a following addition; xsimd's is an xor intrinsic.
+template <class T, class A>
+struct Negation<xsimd::batch<T, A>> {
+  static inline __attribute__((always_inline)) xsimd::batch<T, A> of(const xsimd::batch<T, A>& x) {
+    return xsimd::batch<T, A>(-x.data);
+  }
+};
+
 // x * y + z rounded once on a vector (lattice/complex.hpp: fused_multiply_add),
 // with the FMA instruction itself: xsimd 8.1's fma is x * y + z for AVX-512
 // and SSE4.2, one instruction only where the compiler contracts it. Without
