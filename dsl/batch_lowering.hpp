@@ -152,12 +152,6 @@ struct RhsLoop {
   LATTE_INLINE void prefetch(const Site& s) const {
     for (const auto& e : elements) e.prefetch(s);
   }
-  // A backend may write the statement element by element instead of
-  // evaluating the whole batch (backends/cpu/cpu_backend.hpp): element k of
-  // the destination is destination_element(dst, k).
-  static constexpr int rhs_elements = N;
-  template <class View> static auto destination_element(const View& dst, int k) { return rhs_element(dst, k); }
-
   template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
     using Value = std::remove_cvref_t<decltype(elements[0].eval(s))>;

@@ -65,12 +65,7 @@ struct Cpu {
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
   template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {
-    if constexpr (requires { E::rhs_elements; }) assign_by_rhs(dst, e, op, sites);
-    else assign_whole(dst, e, op, sites);
-  }
-  template <class T, int N, class E, class Op>
-  static void assign_whole(const FieldView<T, N>& dst, const E& e, Op, SiteRange sites) {
+  static void assign(const FieldView<T, N>& dst, const E& e, Op, SiteRange sites) {
     using S = Site<real_of_t<T>, N>;
     const std::int64_t count = sites.count;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
@@ -91,40 +86,6 @@ struct Cpu {
         const auto& value = e.eval(s);
         if (streaming) dst.stream(s, value);
         else dst.store(s, value);
-      }
-    });
-  }
-
-  // A statement on a batch of right-hand sides lowered one right-hand side
-  // at a time (dsl/batch_lowering.hpp: RhsLoop). At each site, element k is
-  // prefetched at the next site, evaluated and written before element k + 1
-  // is begun. Evaluating the batch whole staged all N values on the stack
-  // before the stores (18 KB a site for 12 double spinors with AVX-512) and
-  // issued the next site's prefetches for all N in one burst.
-  template <class T, int N, class E, class Op>
-  static void assign_by_rhs(const FieldView<T, N>& dst, const E& e, Op, SiteRange sites) {
-    using S = Site<real_of_t<T>, N>;
-    const std::int64_t count = sites.count;
-    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
-    const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
-    parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
-      const S s{sites[i]};
-      const bool ahead = i < prefetch_end;
-      const S next{ahead ? sites[i + prefetch_distance] : sites[i]};
-      for (int k = 0; k < E::rhs_elements; ++k) {
-        const auto& element = e.elements[k];
-        const auto target = E::destination_element(dst, k);
-        if (ahead) {
-          element.prefetch(next);
-          if (!streaming) target.prefetch(next);
-        }
-        if constexpr (Op::reads_destination) {
-          target.store(s, Op::apply(target.load(s), element.eval(s)));
-        } else {
-          const auto& value = element.eval(s);
-          if (streaming) target.stream(s, value);
-          else target.store(s, value);
-        }
       }
     });
   }
