@@ -13,3 +13,4 @@
 #include "test_errors.cpp"
 #include "test_gamma.cpp"
 #include "test_statement_models.cpp"
+#include "test_field_storage.cpp"
