@@ -121,8 +121,8 @@ class AlignedBuffer {
   AlignedBuffer() = default;
   explicit AlignedBuffer(std::size_t bytes) : bytes_(bytes) {
     if (bytes == 0) return;
-    const std::size_t align = bytes >= huge_page ? huge_page : alignment;
-    const std::size_t rounded = (bytes + align - 1) / align * align;
+    const std::size_t align = alignment_for(bytes);
+    const std::size_t rounded = allocated_bytes(bytes);
     if (align == huge_page && (data_ = LargeBufferCache::instance().take(rounded))) return;
     data_ = std::aligned_alloc(align, rounded);
     if (!data_ && align == huge_page) {
@@ -143,7 +143,7 @@ class AlignedBuffer {
     return *this;
   }
   ~AlignedBuffer() {
-    if (data_ && bytes_ >= huge_page) LargeBufferCache::instance().keep(data_, rounded_bytes(bytes_));
+    if (data_ && alignment_for(bytes_) == huge_page) LargeBufferCache::instance().keep(data_, allocated_bytes(bytes_));
     else std::free(data_);
   }
 
@@ -152,10 +152,16 @@ class AlignedBuffer {
     std::swap(bytes_, other.bytes_);
   }
   void* data() const { return data_; }
-  static std::size_t rounded_bytes(std::size_t bytes) { return (bytes + huge_page - 1) / huge_page * huge_page; }
   std::size_t bytes() const { return bytes_; }
 
  private:
+  // Huge-page alignment (and size) for buffers of a huge page and more.
+  static std::size_t alignment_for(std::size_t bytes) { return bytes >= huge_page ? huge_page : alignment; }
+  static std::size_t allocated_bytes(std::size_t bytes) {
+    const std::size_t align = alignment_for(bytes);
+    return (bytes + align - 1) / align * align;
+  }
+
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };

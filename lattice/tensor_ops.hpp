@@ -98,7 +98,6 @@ LATTE_INLINE auto operator/(const T& t, const S& s) {
 template <class I, class B> inline constexpr bool contracts_each_element_v = false;
 template <class I, class L, int N> inline constexpr bool contracts_each_element_v<I, Vec<L, N, I>> = !is_tensor_v<L>;
 
-
 // Matrix times vector: contract when the index kinds match (U * colour
 // vector), otherwise map the matrix over the vector's elements (U * spinor
 // acts on the colour index of every spin component).
@@ -119,7 +118,7 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
     // the spin components, so that each link element is loaded once and used
     // for all of them while it is in a register. One spin component after
     // the other reloaded all 9 elements; with AVX2's 16 registers GCC kept
-    // the first loads in stack slots instead (a third of the Dslash's
+    // the first loads in stack slots instead (over a quarter of the Dslash's
     // instructions were spill traffic). Each result element is the same sum
     // in the same order, so the bits do not change.
     using E = decltype(a.m[0][0] * b.v[0].v[0]);
