@@ -33,7 +33,7 @@ template <class VS> struct Velocity {
     const auto m = moments<VS>(f);
     const V inv_rho = V(1.0) / m.rho;
     RealVector<V, VS::d> u;
-    for (int d = 0; d < VS::d; ++d) u.v[d] = (m.j[d] - V(0.5) * params.v[2 + d]) * inv_rho;
+    for (int d = 0; d < VS::d; ++d) u.v[d] = (m.j[d] - V(0.5) * params.v[force_entry + d]) * inv_rho;
     return u;
   }
 };

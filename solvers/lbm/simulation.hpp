@@ -1,7 +1,7 @@
 #pragma once
 // A lattice-Boltzmann simulation: two population fields swapped every step
 // (the two-lattice pull scheme, stream_collide.hpp), an optional boundary
-// field for bounce-back walls, BGK or TRT collision and an optional uniform
+// field for bounce-back walls, BGK, TRT or MRT collision and an optional uniform
 // body force. Every per-site operation is a DSL statement.
 
 #include <array>
@@ -21,6 +21,12 @@ struct Parameters {
   double tau = 1.0;                     // BGK relaxation time, or TRT's omega+ = 1 / tau
   double trt_magic = Trt::magic;        // TRT only: Lambda, which fixes omega-
   std::array<double, 3> force{0, 0, 0};  // body force density (first d entries used)
+  // MRT only (solvers/lbm/collision.hpp): rates in (0, 2) of the bulk moment
+  // c^2, the odd ghosts (Trt::omega_minus(1 / tau) puts walls where TRT
+  // does) and the even ghosts.
+  double mrt_bulk_rate = Mrt::bulk_rate;
+  double mrt_odd_rate = Mrt::odd_ghost_rate;
+  double mrt_even_rate = Mrt::even_ghost_rate;
 };
 
 template <class VS, class Real = double, class Model = Bgk, class Width = DefaultWidth>
@@ -40,10 +46,24 @@ class Simulation {
   void set_parameters(const Parameters& p) {
     if (!(p.tau > 0.5)) throw std::invalid_argument("lbm: tau must exceed 1/2 (positive viscosity), got " +
                                                     std::to_string(p.tau));
+    if constexpr (std::is_same_v<Model, Mrt>) {
+      auto stable = [](double rate) { return rate > 0 && rate < 2; };
+      if (!stable(p.mrt_bulk_rate) || !stable(p.mrt_odd_rate) || !stable(p.mrt_even_rate))
+        throw std::invalid_argument("lbm: MRT relaxation rates must lie in (0, 2), got bulk " +
+                                    std::to_string(p.mrt_bulk_rate) + ", odd ghosts " + std::to_string(p.mrt_odd_rate) +
+                                    " and even ghosts " + std::to_string(p.mrt_even_rate));
+    }
+    if constexpr (std::is_same_v<Model, Trt>) {
+      if (!(p.trt_magic > 0))
+        throw std::invalid_argument("lbm: the magic parameter Lambda must be positive, got " +
+                                    std::to_string(p.trt_magic));
+    }
     parameters_ = p;
     const double omega = 1.0 / p.tau;
-    const double omega_minus = std::is_same_v<Model, Trt> ? Trt::omega_minus(omega, p.trt_magic) : omega;
-    params_ = collision_parameters<VS>(omega, omega_minus, p.force.data());
+    const double omega_minus = std::is_same_v<Model, Trt>   ? Trt::omega_minus(omega, p.trt_magic)
+                               : std::is_same_v<Model, Mrt> ? p.mrt_odd_rate
+                                                            : omega;
+    params_ = collision_parameters<VS>(omega, omega_minus, p.force.data(), p.mrt_bulk_rate, p.mrt_even_rate);
     forced_ = false;
     for (int d = 0; d < D; ++d) forced_ = forced_ || p.force[d] != 0.0;
   }
