@@ -11,7 +11,7 @@
 //                         bottom wall (0) to the lid (1), walls included
 //   DIR/centerline_v.csv  "x,v": v/U on the horizontal centre line
 //   DIR/cavity.vti        density, velocity, vorticity, solid mask (ParaView)
-//   DIR/speed.png, DIR/vorticity.png
+//   DIR/speed.png, DIR/vorticity.png  colour maps with a colour bar and streamlines
 // and, at --re 100 and --re 1000, the largest deviation from Ghia, Ghia &
 // Shin (1982). --model picks the collision: BGK, TRT or MRT (the last with
 // --bulk-rate, --odd-rate and --even-rate for the moments that do not set the
@@ -166,8 +166,13 @@ int run(const Options& opt) {
   VtiWriter(g).scalar("density", rho).vector("velocity", u).scalar("vorticity", vort).scalar("solid", solid)
       .write(opt.out + "/cavity.vti");
   const int scale = std::max(1, 512 / extent);
-  write_png(opt.out + "/speed.png", gather_component(speed), extent, extent, false, scale);
-  write_png(opt.out + "/vorticity.png", gather_component(vort), extent, extent, true, scale);
+  speed = speed * (1.0 / U);
+  vort = vort * (n / U);  // in units of U / side
+  const std::vector<double> mask = gather_component(solid);
+  write_png(opt.out + "/speed.png", gather_component(speed), extent, extent,
+            FieldPicture("speed |u|/U").scaled(scale).with_streamlines(ux, uy).with_solid(mask));
+  write_png(opt.out + "/vorticity.png", gather_component(vort), extent, extent,
+            FieldPicture("vorticity in U/side", true).scaled(scale).with_streamlines(ux, uy).with_solid(mask));
   std::printf("wrote %s/centerline_u.csv, centerline_v.csv, cavity.vti, speed.png, vorticity.png\n",
               opt.out.c_str());
 

@@ -78,8 +78,11 @@ void write_pictures(const Sim& sim, const Lattice<double>& solid, const std::str
   w = where(solid, 0.0, vorticity(u));
   speed = where(solid, 0.0, sqrt(localNorm2(u)));
   const int nx = g.dims()[0], ny = g.dims()[1], scale = std::max(1, 1024 / nx);
-  write_png(stem + "vorticity.png", gather_component(w), nx, ny, true, scale);
-  write_png(stem + "speed.png", gather_component(speed), nx, ny, false, scale);
+  const std::vector<double> ux = gather_component(u, 0), uy = gather_component(u, 1), mask = gather_component(solid);
+  write_png(stem + "vorticity.png", gather_component(w), nx, ny,
+            FieldPicture("vorticity (lattice units)", true).scaled(scale).with_solid(mask));
+  write_png(stem + "speed.png", gather_component(speed), nx, ny,
+            FieldPicture("speed |u| (lattice units)").scaled(scale).with_streamlines(ux, uy).with_solid(mask));
 }
 
 // Mean period of x(t) from its upward crossings of its mean (linear

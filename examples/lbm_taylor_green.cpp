@@ -48,7 +48,10 @@ void write_vorticity(const Sim& sim, const std::string& path) {
   u = sim.velocity();
   w = vorticity(u);
   const int n = sim.geometry().dims()[0];
-  write_png(path, gather_component(w), n, n, true, std::max(1, 512 / n));
+  write_png(path, gather_component(w), n, n,
+            FieldPicture("vorticity (lattice units)", true)
+                .scaled(std::max(1, 512 / n))
+                .with_streamlines(gather_component(u, 0), gather_component(u, 1)));
 }
 
 template <class Model>

@@ -186,14 +186,17 @@ TEST(DecompositionFiles, GatheredFieldsVtkAndPngAreTheSameAsOneRank) {
   u_one = one.sim.velocity();
   const std::vector<double> ux_one = lbm::gather_component(u_one, 0), uy_one = lbm::gather_component(u_one, 1);
   lbm::VtiWriter(one.sim.geometry()).vector("velocity", u_one).write(scratch("one.vti"));
-  lbm::write_png(scratch("one.png"), ux_one, 16, 16, true);
+  lbm::write_png(scratch("one.png"), ux_one, 16, 16,
+                 lbm::FieldPicture("u_x", true).with_streamlines(ux_one, uy_one));
   for_each_decomposition(dims, [&](const Geometry& g) {
     const CavityRun many(g, 20);
     Cavity::VectorField u(g);
     u = many.sim.velocity();
     EXPECT_TRUE(world().all_true(lbm::gather_component(u, 0) == ux_one && lbm::gather_component(u, 1) == uy_one));
     lbm::VtiWriter(g).vector("velocity", u).write(scratch("many.vti"));
-    lbm::write_png(scratch("many.png"), lbm::gather_component(u, 0), 16, 16, true);
+    lbm::write_png(scratch("many.png"), lbm::gather_component(u, 0), 16, 16,
+                   lbm::FieldPicture("u_x", true).with_streamlines(lbm::gather_component(u, 0),
+                                                                    lbm::gather_component(u, 1)));
     // Written once, by rank 0: the files are there for rank 0 to compare.
     EXPECT_TRUE(world().all_true(world().rank() != 0 || contents(scratch("many.vti")) == contents(scratch("one.vti"))));
     EXPECT_TRUE(world().all_true(world().rank() != 0 || contents(scratch("many.png")) == contents(scratch("one.png"))));

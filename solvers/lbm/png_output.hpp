@@ -1,11 +1,13 @@
 #pragma once
-// A colour-mapped PNG of a 2-D scalar field (speed, vorticity), written with
-// libpng. Row 0 of the image is the top of the lattice (largest y), so the
-// picture has y pointing up as in the physics. Needs PNG::PNG at link time.
-// Under mpirun, rank 0 writes the picture (write_png is collective: every
-// rank passes the same gathered values, field_export.hpp).
-
-#include <png.h>
+// A colour-mapped PNG of a 2-D scalar field (speed, vorticity) with a colour
+// bar that names the quantity and labels its range, and optionally
+// streamlines of a velocity field drawn over it, with an arrowhead each
+// showing the direction of the flow (solvers/plot/streamlines.hpp). Solid
+// cells, if given, are drawn grey. Row 0 of the picture is the top of the
+// lattice (largest y), so y points up as in the physics. Needs PNG::PNG at
+// link time. Under mpirun, rank 0 writes the picture (write_png is
+// collective: every rank passes the same gathered values,
+// field_export.hpp).
 
 #include <algorithm>
 #include <array>
@@ -13,9 +15,12 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lattice/root_output.hpp"
+#include "solvers/plot/canvas.hpp"
+#include "solvers/plot/streamlines.hpp"
 
 namespace latte::lbm {
 
@@ -41,54 +46,188 @@ inline std::array<unsigned char, 3> colour_map(double t, bool diverging) {
           static_cast<unsigned char>(255 * b)};
 }
 
-// values: nx * ny in lexicographic order (x fastest). Each site becomes a
-// scale x scale block. Diverging maps are symmetric about zero.
+// What to draw besides the colour map, e.g.
+//   FieldPicture("speed |u|/U").scaled(4).with_streamlines(ux, uy).with_solid(mask)
+// Vectors are nx * ny values in lexicographic order (x fastest), like the
+// field itself; empty: not drawn.
+struct FieldPicture {
+  std::string quantity;        // the colour bar's title
+  bool diverging = false;      // signed data: a map symmetric about zero
+  int scale = 1;               // pixels per lattice cell along each axis
+  std::vector<double> ux, uy;  // a velocity field: streamlines over the map
+  std::vector<double> solid;   // non-zero on solid cells: grey, no streamlines
+  double streamline_separation = 0;  // in cells; 0: a thirtieth of the larger extent
+
+  explicit FieldPicture(std::string quantity_name, bool signed_data = false)
+      : quantity(std::move(quantity_name)), diverging(signed_data) {}
+  FieldPicture& scaled(int pixels_per_cell) {
+    scale = pixels_per_cell;
+    return *this;
+  }
+  FieldPicture& with_streamlines(std::vector<double> x_velocity, std::vector<double> y_velocity,
+                                 double separation_in_cells = 0) {
+    ux = std::move(x_velocity);
+    uy = std::move(y_velocity);
+    streamline_separation = separation_in_cells;
+    return *this;
+  }
+  FieldPicture& with_solid(std::vector<double> mask) {
+    solid = std::move(mask);
+    return *this;
+  }
+};
+
 namespace detail {
-inline void write_png_here(const std::string& path, const std::vector<double>& values, int nx, int ny,
-                           bool diverging, int scale) {
-  // The colour range ends at the 99th percentile of |value|, so a few
-  // singular sites (the corners of a lid) do not wash out the picture.
-  std::vector<double> magnitudes(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) magnitudes[i] = std::abs(values[i]);
+
+// The colour range: up to the 99th percentile of |value| over the fluid, so
+// a few singular sites (the corners of a lid) do not wash out the picture;
+// diverging maps are symmetric about zero. `clipped` says whether values
+// lie beyond it.
+struct ColourRange {
+  double low, high;
+  bool clipped;
+};
+inline ColourRange colour_range(const std::vector<double>& values, const std::vector<double>& solid, bool diverging) {
+  std::vector<double> fluid, magnitudes;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (solid.empty() || solid[i] == 0) fluid.push_back(values[i]);
+  if (fluid.empty()) fluid.push_back(0.0);
+  for (double v : fluid) magnitudes.push_back(std::abs(v));
   const std::size_t k = magnitudes.size() * 99 / 100;
   std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(k), magnitudes.end());
-  double hi = magnitudes[k], lo = diverging ? -hi : *std::min_element(values.begin(), values.end());
-  const double range = hi > lo ? hi - lo : 1.0;
-
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) throw std::runtime_error("lbm: cannot write " + path);
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!png || !info || setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    std::fclose(file);
-    throw std::runtime_error("lbm: libpng failed writing " + path);
-  }
-  png_init_io(png, file);
-  const int width = nx * scale, height = ny * scale;
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  std::vector<unsigned char> row(3 * static_cast<std::size_t>(width));
-  for (int py = 0; py < height; ++py) {
-    const int y = ny - 1 - py / scale;
-    for (int px = 0; px < width; ++px) {
-      const auto c = colour_map((values[static_cast<std::size_t>(y) * nx + px / scale] - lo) / range, diverging);
-      for (int k = 0; k < 3; ++k) row[3 * static_cast<std::size_t>(px) + k] = c[k];
-    }
-    png_write_row(png, row.data());
-  }
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
-  std::fclose(file);
+  const double high = magnitudes[k];
+  const double low = diverging ? -high : *std::min_element(fluid.begin(), fluid.end());
+  const double largest = *std::max_element(fluid.begin(), fluid.end());
+  const double smallest = *std::min_element(fluid.begin(), fluid.end());
+  return {low, high > low ? high : low + 1.0, largest > high || (diverging && smallest < low)};
 }
+
+inline std::string bar_label(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// The streamlines in pixels, dark on the light diverging map and light on
+// the dark ramp, each with an arrowhead half-way along it.
+inline void draw_streamlines(plot::Canvas& canvas, const std::vector<plot::Streamline>& lines, int ny, int scale,
+                             bool diverging) {
+  const plot::Colour ink = diverging ? plot::Colour{20, 20, 20} : plot::Colour{235, 235, 235};
+  auto pixel = [&](plot::Point2 p) {
+    return std::array<int, 2>{static_cast<int>(std::lround(p.x * scale)),
+                              static_cast<int>(std::lround((ny - p.y) * scale))};
+  };
+  const int thickness = scale >= 4 ? 2 : 1;
+  for (const auto& line : lines) {
+    for (std::size_t k = 1; k < line.size(); ++k) {
+      const auto a = pixel(line[k - 1]), b = pixel(line[k]);
+      canvas.line(a[0], a[1], b[0], b[1], ink, thickness);
+    }
+    if (line.size() < 3) continue;
+    const std::size_t middle = line.size() / 2;
+    const double dx = line[middle + 1].x - line[middle - 1].x, dy = line[middle + 1].y - line[middle - 1].y;
+    const double norm = std::hypot(dx, dy);
+    if (!(norm > 0)) continue;
+    // Picture coordinates have y downwards.
+    const double ex = dx / norm, ey = -dy / norm, size = std::max(4.0, 2.5 * scale);
+    const auto tip = pixel(line[middle]);
+    for (double side : {-1.0, 1.0}) {
+      const double bx = -ex * 0.866 + side * -ey * 0.5, by = -ey * 0.866 + side * ex * 0.5;  // 150 degrees back
+      canvas.line(tip[0], tip[1], tip[0] + static_cast<int>(std::lround(size * bx)),
+                  tip[1] + static_cast<int>(std::lround(size * by)), ink, thickness);
+    }
+  }
+}
+
+// The colour bar right of the map: the ramp, five labelled ticks and the
+// quantity read upwards beside it; a clipped range says so on its ends.
+inline void draw_colour_bar(plot::Canvas& canvas, int left, int top, int height, const ColourRange& range,
+                            bool diverging, const std::string& quantity, int text_scale) {
+  const int bar_width = 8 * text_scale + 4;
+  for (int py = 0; py < height; ++py) {
+    const auto c = colour_map(1.0 - static_cast<double>(py) / std::max(1, height - 1), diverging);
+    canvas.fill(left, top + py, left + bar_width - 1, top + py, plot::Colour{c[0], c[1], c[2]});
+  }
+  canvas.line(left, top, left + bar_width - 1, top, plot::black);
+  canvas.line(left, top + height - 1, left + bar_width - 1, top + height - 1, plot::black);
+  canvas.line(left, top, left, top + height - 1, plot::black);
+  canvas.line(left + bar_width - 1, top, left + bar_width - 1, top + height - 1, plot::black);
+  int widest = 0;
+  for (int k = 0; k <= 4; ++k) {
+    const double value = range.low + (range.high - range.low) * k / 4.0;
+    std::string label = bar_label(value);
+    if (range.clipped && k == 4) label += "+";
+    if (range.clipped && diverging && k == 0) label += "-";
+    const int y = top + height - 1 - (height - 1) * k / 4;
+    canvas.line(left + bar_width, y, left + bar_width + 3, y, plot::black);
+    canvas.text(left + bar_width + 6, y - 3 * text_scale, label, plot::black, text_scale);
+    widest = std::max(widest, plot::Canvas::text_width(label, text_scale));
+  }
+  const int title_x = left + bar_width + 6 + widest + 4 * text_scale;
+  const int title_length = plot::Canvas::text_width(quantity, text_scale);
+  canvas.text(title_x, top + (height + title_length) / 2, quantity, plot::black, text_scale, true);
+}
+
+inline void write_png_here(const std::string& path, const std::vector<double>& values, int nx, int ny,
+                           const FieldPicture& picture) {
+  const int scale = std::max(1, picture.scale);
+  const ColourRange range = colour_range(values, picture.solid, picture.diverging);
+  const int map_width = nx * scale, map_height = ny * scale;
+  const int text_scale = map_height >= 240 ? 2 : 1;
+  const int margin = 6 * text_scale;
+  // The bar's width: ramp, tick labels (at most 10 characters) and title.
+  const int bar_block = 8 * text_scale + 4 + 6 + plot::Canvas::text_width("-0.000e-00+", text_scale) +
+                        4 * text_scale + plot::glyph_height * text_scale + margin;
+  plot::Canvas canvas(margin + map_width + 2 * margin + bar_block, map_height + 2 * margin);
+  for (int py = 0; py < map_height; ++py) {
+    const int y = ny - 1 - py / scale;
+    for (int px = 0; px < map_width; ++px) {
+      const std::size_t i = static_cast<std::size_t>(y) * nx + px / scale;
+      if (!picture.solid.empty() && picture.solid[i] != 0) {
+        canvas.pixel(margin + px, margin + py, plot::Colour{150, 150, 150});
+        continue;
+      }
+      const auto c = colour_map((values[i] - range.low) / (range.high - range.low), picture.diverging);
+      canvas.pixel(margin + px, margin + py, plot::Colour{c[0], c[1], c[2]});
+    }
+  }
+  if (!picture.ux.empty()) {
+    const double separation =
+        picture.streamline_separation > 0 ? picture.streamline_separation : std::max(nx, ny) / 30.0;
+    const auto lines = plot::streamlines(picture.ux, picture.uy, picture.solid.empty() ? nullptr : &picture.solid, nx,
+                                         ny, separation);
+    plot::Canvas map(map_width + 1, map_height + 1);
+    // Draw on the map's own canvas first so that lines stay inside it.
+    for (int py = 0; py < map_height; ++py)
+      for (int px = 0; px < map_width; ++px) map.pixel(px, py, canvas.at(margin + px, margin + py));
+    draw_streamlines(map, lines, ny, scale, picture.diverging);
+    for (int py = 0; py < map_height; ++py)
+      for (int px = 0; px < map_width; ++px) canvas.pixel(margin + px, margin + py, map.at(px, py));
+  }
+  draw_colour_bar(canvas, margin + map_width + 2 * margin, margin, map_height, range, picture.diverging,
+                  picture.quantity, text_scale);
+  canvas.write_png(path);
+}
+
+inline void check_size(const std::vector<double>& v, int nx, int ny, const char* what) {
+  if (!v.empty() && static_cast<long>(v.size()) != static_cast<long>(nx) * ny)
+    throw std::invalid_argument(std::string("lbm: PNG ") + what + " has " + std::to_string(v.size()) +
+                                " values, the picture " + std::to_string(nx) + " x " + std::to_string(ny));
+}
+
 }  // namespace detail
 
-inline void write_png(const std::string& path, const std::vector<double>& values, int nx, int ny, bool diverging,
-                      int scale = 1) {
-  if (static_cast<long>(values.size()) != static_cast<long>(nx) * ny)
-    throw std::invalid_argument("lbm: PNG data size does not match its extents");
-  write_on_root([&] { detail::write_png_here(path, values, nx, ny, diverging, scale); });
+inline void write_png(const std::string& path, const std::vector<double>& values, int nx, int ny,
+                      const FieldPicture& picture) {
+  if (nx <= 0 || ny <= 0 || static_cast<long>(values.size()) != static_cast<long>(nx) * ny)
+    throw std::invalid_argument("lbm: PNG data has " + std::to_string(values.size()) + " values, the picture " +
+                                std::to_string(nx) + " x " + std::to_string(ny));
+  detail::check_size(picture.ux, nx, ny, "x velocity");
+  detail::check_size(picture.uy, nx, ny, "y velocity");
+  detail::check_size(picture.solid, nx, ny, "solid mask");
+  if (picture.ux.size() != picture.uy.size())
+    throw std::invalid_argument("lbm: PNG streamlines need both velocity components");
+  write_on_root([&] { detail::write_png_here(path, values, nx, ny, picture); });
 }
 
 }  // namespace latte::lbm

@@ -1,5 +1,5 @@
 #pragma once
-// A tiny bitmap font for labelling plots (examples/plot_png.hpp): printable
+// A tiny bitmap font for labelling figures (solvers/plot/canvas.hpp): printable
 // ASCII letters, digits and the punctuation of axis labels, each glyph 5
 // pixels wide and 8 high ('#' ink, '.' paper). Rows 0-6 hold capitals,
 // digits and the body of lower-case letters; row 7 holds descenders
