@@ -87,10 +87,10 @@ namespace detail {
 // sum_i M[A][i] x_i over the non-zero entries of row A.
 template <class VS, int A, class V>
 LATTE_INLINE V moment_row(const V* x) {
-  constexpr auto& table = MomentBasis<VS>::table;
+  using Basis = MomentBasis<VS>;  // read in constant expressions only, so device code may use it too
   V sum = V(0.0);
   static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-    constexpr double entry = table.m[A][i];
+    constexpr double entry = Basis::table.m[A][i];
     if constexpr (entry == 1.0) sum = sum + x[i];
     else if constexpr (entry == -1.0) sum = sum - x[i];
     else if constexpr (entry != 0.0) sum = sum + V(entry) * x[i];
@@ -103,7 +103,7 @@ template <class VS, bool Forced, class V, class K>
 LATTE_INLINE Populations<V, VS::q> collide_mrt(const Populations<V, VS::q>& f, const V& rho, const V* u,
                                                const V& base, const V& uF, const K& params) {
   constexpr int Q = VS::q;
-  constexpr auto& table = MomentBasis<VS>::table;
+  using Basis = MomentBasis<VS>;  // read in constant expressions only, so device code may use it too
   V departure[Q];  // f - f^eq
   V source[Q];     // S_F, forced only
   static_for<Q>([&](auto i) LATTE_LAMBDA {
@@ -113,13 +113,14 @@ LATTE_INLINE Populations<V, VS::q> collide_mrt(const Populations<V, VS::q>& f, c
     if constexpr (Forced) {
       const V cu = dot_c<VS, i, V>(u);
       const V cF = dot_c<VS, i, V>(&params.v[force_entry]);
-      source[i] = V(3.0 * VS::w[i]) * (cF - uF) + V(9.0 * VS::w[i]) * cu * cF;
+      constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+      source[i] = V(3.0 * weight) * (cF - uF) + V(9.0 * weight) * cu * cF;
     }
   });
   // g_a = s_a (m_a - m_a^eq) - (1 - s_a / 2) (M S_F)_a, zero where nothing changes.
   V g[Q];
   static_for<Q>([&](auto a) LATTE_LAMBDA {
-    constexpr MomentKind kind = table.kind[a];
+    constexpr MomentKind kind = Basis::table.kind[a];
     if constexpr (kind == MomentKind::density) {
       g[a] = V(0.0);
     } else if constexpr (kind == MomentKind::momentum) {
@@ -140,9 +141,9 @@ LATTE_INLINE Populations<V, VS::q> collide_mrt(const Populations<V, VS::q>& f, c
   static_for<Q>([&](auto i) LATTE_LAMBDA {
     V change = V(0.0);
     static_for<Q>([&](auto a) LATTE_LAMBDA {
-      constexpr MomentKind kind = table.kind[a];
+      constexpr MomentKind kind = Basis::table.kind[a];
       constexpr bool skipped = kind == MomentKind::density || (kind == MomentKind::momentum && !Forced);
-      constexpr double entry = table.m[a][i] / table.norm2[a];
+      constexpr double entry = Basis::table.m[a][i] / Basis::table.norm2[a];
       if constexpr (!skipped && entry != 0.0) change = change + V(entry) * g[a];
     });
     out.v[i] = f.v[i] - change;
@@ -183,7 +184,8 @@ LATTE_INLINE Populations<V, VS::q> collide(const Populations<V, VS::q>& f, const
       if constexpr (Forced) {
         const V cu = dot_c<VS, i, V>(u);
         const V cF = dot_c<VS, i, V>(&params.v[force_entry]);
-        const V source = V(3.0 * VS::w[i]) * (cF - uF) + V(9.0 * VS::w[i]) * cu * cF;
+        constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+        const V source = V(3.0 * weight) * (cF - uF) + V(9.0 * weight) * cu * cF;
         value = value + source_weight * source;
       }
       out.v[i] = value;
@@ -207,8 +209,9 @@ LATTE_INLINE Populations<V, VS::q> collide(const Populations<V, VS::q>& f, const
         if constexpr (Forced) {
           const V cu = dot_c<VS, i, V>(u);
           const V cF = dot_c<VS, i, V>(&params.v[force_entry]);
-          delta_even = delta_even + even_weight * (V(9.0 * VS::w[i]) * cu * cF - V(3.0 * VS::w[i]) * uF);
-          delta_odd = delta_odd + odd_weight * (V(3.0 * VS::w[i]) * cF);
+          constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+          delta_even = delta_even + even_weight * (V(9.0 * weight) * cu * cF - V(3.0 * weight) * uF);
+          delta_odd = delta_odd + odd_weight * (V(3.0 * weight) * cF);
         }
         if constexpr (i == o) {
           out.v[i] = f.v[i] + delta_even;

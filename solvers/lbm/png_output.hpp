@@ -108,34 +108,42 @@ inline std::string bar_label(double value) {
   return text;
 }
 
-// The streamlines in pixels, dark on the light diverging map and light on
-// the dark ramp, each with an arrowhead half-way along it.
+// The streamlines in pixels with an arrowhead half-way along each: dark on
+// the light diverging map; on the ramp, which runs from dark to white, a
+// light line inside a dark edge, so that they show on every colour.
 inline void draw_streamlines(plot::Canvas& canvas, const std::vector<plot::Streamline>& lines, int ny, int scale,
                              bool diverging) {
-  const plot::Colour ink = diverging ? plot::Colour{20, 20, 20} : plot::Colour{235, 235, 235};
   auto pixel = [&](plot::Point2 p) {
     return std::array<int, 2>{static_cast<int>(std::lround(p.x * scale)),
                               static_cast<int>(std::lround((ny - p.y) * scale))};
   };
   const int thickness = scale >= 4 ? 2 : 1;
-  for (const auto& line : lines) {
-    for (std::size_t k = 1; k < line.size(); ++k) {
-      const auto a = pixel(line[k - 1]), b = pixel(line[k]);
-      canvas.line(a[0], a[1], b[0], b[1], ink, thickness);
+  auto draw = [&](plot::Colour ink, int width) {
+    for (const auto& line : lines) {
+      for (std::size_t k = 1; k < line.size(); ++k) {
+        const auto a = pixel(line[k - 1]), b = pixel(line[k]);
+        canvas.line(a[0], a[1], b[0], b[1], ink, width);
+      }
+      if (line.size() < 3) continue;
+      const std::size_t middle = line.size() / 2;
+      const double dx = line[middle + 1].x - line[middle - 1].x, dy = line[middle + 1].y - line[middle - 1].y;
+      const double norm = std::hypot(dx, dy);
+      if (!(norm > 0)) continue;
+      // Picture coordinates have y downwards; the barbs point 150 degrees back.
+      const double ex = dx / norm, ey = -dy / norm, size = std::max(4.0, 2.5 * scale);
+      const auto tip = pixel(line[middle]);
+      for (double side : {-1.0, 1.0}) {
+        const double bx = -ex * 0.866 - side * ey * 0.5, by = -ey * 0.866 + side * ex * 0.5;
+        canvas.line(tip[0], tip[1], tip[0] + static_cast<int>(std::lround(size * bx)),
+                    tip[1] + static_cast<int>(std::lround(size * by)), ink, width);
+      }
     }
-    if (line.size() < 3) continue;
-    const std::size_t middle = line.size() / 2;
-    const double dx = line[middle + 1].x - line[middle - 1].x, dy = line[middle + 1].y - line[middle - 1].y;
-    const double norm = std::hypot(dx, dy);
-    if (!(norm > 0)) continue;
-    // Picture coordinates have y downwards.
-    const double ex = dx / norm, ey = -dy / norm, size = std::max(4.0, 2.5 * scale);
-    const auto tip = pixel(line[middle]);
-    for (double side : {-1.0, 1.0}) {
-      const double bx = -ex * 0.866 + side * -ey * 0.5, by = -ey * 0.866 + side * ex * 0.5;  // 150 degrees back
-      canvas.line(tip[0], tip[1], tip[0] + static_cast<int>(std::lround(size * bx)),
-                  tip[1] + static_cast<int>(std::lround(size * by)), ink, thickness);
-    }
+  };
+  if (diverging) {
+    draw(plot::Colour{20, 20, 20}, thickness);
+  } else {
+    draw(plot::Colour{20, 20, 20}, thickness + 2);
+    draw(plot::Colour{240, 240, 240}, thickness);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "dsl/latte.hpp"
 #include "solvers/lbm/boundaries.hpp"
+#include "solvers/lbm/curved_walls.hpp"
 #include "solvers/lbm/macroscopic.hpp"
 #include "solvers/lbm/precompiled_instances.hpp"
 #include "solvers/lbm/stream_collide.hpp"
@@ -70,6 +71,21 @@ class Simulation {
 
   // Walls: solid cells (and moving-wall velocities) from a boundary field.
   void set_boundary(const Boundary& b) { boundary_.emplace(b); }
+  // Curved walls (curved_walls.hpp): interpolated bounce-back on the links
+  // whose wall fractions `links` holds, half-way bounce-back on the other
+  // solid cells of the boundary field (set first). The curved step runs on
+  // the build's default backend; it is compiled only in programs that call
+  // this (a member template, which the precompiled instances leave out).
+  template <class Deferred = void>
+  void set_curved_walls(const WallLinkField<VS, Real, Width>& links) {
+    if (!boundary_)
+      throw std::logic_error("lbm: set_boundary before set_curved_walls (the obstacle's cells are solid there)");
+    if (links.geometry().dims() != f_.geometry().dims())
+      throw std::invalid_argument("lbm: the wall-link field's lattice differs from the simulation's");
+    links_.emplace(links);
+    curved_step_ = &Simulation::curved_step<Deferred>;
+  }
+  const WallLinkField<VS, Real, Width>* curved_walls() const { return links_ ? &*links_ : nullptr; }
   const Boundary* boundary() const { return boundary_ ? &*boundary_ : nullptr; }
 
   // f = f^eq(rho, u) from fields or expressions.
@@ -86,7 +102,9 @@ class Simulation {
   template <class Backend>
   void step() {
     const profile::Region region("LB stream-collide");
-    if (boundary_) {
+    if (curved_step_) {
+      curved_step_(*this);
+    } else if (boundary_) {
       if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
       else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});
     } else {
@@ -119,8 +137,19 @@ class Simulation {
   void set_time(long t) { time_ = t; }
 
  private:
+  template <class Deferred>
+  static void curved_step(Simulation& s) {
+    const auto& links = *s.links_;
+    if (s.forced_)
+      assign(s.next_, stream_collide_curved<VS, Model, true>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
+    else
+      assign(s.next_, stream_collide_curved<VS, Model, false>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
+  }
+
   PopulationField f_, next_;
   std::optional<Boundary> boundary_;
+  std::optional<WallLinkField<VS, Real, Width>> links_;
+  void (*curved_step_)(Simulation&) = nullptr;
   Parameters parameters_;
   CollisionParameters<VS> params_;
   bool forced_ = false;

@@ -99,8 +99,8 @@ struct StreamCollideWalls {
         in.v[i] = streamed.v[i];
       } else {
         const W& wall = boundary.v[i];
-        const V reflected =
-            here.v[VS::opposite[i]] + V(6.0 * VS::w[i]) * dot_c<VS, i, V>(&wall.v[1]);  // 2 w_i / c_s^2 = 6 w_i
+        constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+        const V reflected = here.v[VS::opposite[i]] + V(6.0 * weight) * dot_c<VS, i, V>(&wall.v[1]);  // 6 w_i = 2 w_i / c_s^2
         in.v[i] = select_leaf(as_mask(wall.v[0]), reflected, streamed.v[i]);
       }
     });
