@@ -118,21 +118,9 @@ struct StreamCollideCurvedWalls {
                                                 const Populations<V, VS::q>& here,
                                                 const Vec<Wb, VS::q, GenericIndex>& upstream,
                                                 const RealVector<V, VS::q>& links, const K& params) const {
-    using latte::functors::as_mask;
-    using latte::functors::select_leaf;
-    Populations<V, VS::q> in;
-    static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-      if constexpr (is_rest_velocity<VS, i>()) {
-        in.v[i] = streamed.v[i];
-      } else {
-        const V wall = detail::bounced_back<VS, i>(here, streamed, links.v[i], upstream);
-        in.v[i] = select_leaf(as_mask(upstream.v[i].v[0]), wall, streamed.v[i]);
-      }
+    return collide_beside_walls<VS, Model, Forced>(streamed, here, upstream, params, [&](auto i) LATTE_LAMBDA {
+      return detail::bounced_back<VS, i>(here, streamed, links.v[i], upstream);
     });
-    const Populations<V, VS::q> out = collide<VS, Model, Forced>(in, params);
-    const auto solid_here = as_mask(upstream.v[0].v[0]);
-    return transform_leaves<Populations<V, VS::q>>(
-        [&](const V& keep, const V& next) LATTE_LAMBDA { return select_leaf(solid_here, keep, next); }, here, out);
   }
 };
 

@@ -84,6 +84,27 @@ struct StreamCollide {
   }
 };
 
+// The collision of a site whose incoming population i is wall_value(i)
+// where x - c_i is solid (upstream[i] holds the boundary record there) and
+// the streamed one elsewhere; a solid site keeps its populations `here`.
+template <class VS, class Model, bool Forced, class V, class W, class K, class WallValue>
+LATTE_INLINE Populations<V, VS::q> collide_beside_walls(const Populations<V, VS::q>& streamed,
+                                                        const Populations<V, VS::q>& here,
+                                                        const Vec<W, VS::q, GenericIndex>& upstream, const K& params,
+                                                        WallValue wall_value) {
+  using latte::functors::as_mask;
+  using latte::functors::select_leaf;
+  Populations<V, VS::q> in;
+  static_for<VS::q>([&](auto i) LATTE_LAMBDA {
+    if constexpr (is_rest_velocity<VS, i>()) in.v[i] = streamed.v[i];
+    else in.v[i] = select_leaf(as_mask(upstream.v[i].v[0]), wall_value(i), streamed.v[i]);
+  });
+  const Populations<V, VS::q> out = collide<VS, Model, Forced>(in, params);
+  const auto solid_here = as_mask(upstream.v[0].v[0]);  // c_0 = 0: the site itself
+  return transform_leaves<Populations<V, VS::q>>(
+      [&](const V& keep, const V& next) LATTE_LAMBDA { return select_leaf(solid_here, keep, next); }, here, out);
+}
+
 template <class VS, class Model, bool Forced>
 struct StreamCollideWalls {
   static constexpr const char* name = "collide_with_walls";
@@ -91,23 +112,10 @@ struct StreamCollideWalls {
   LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed,
                                                 const Populations<V, VS::q>& here,
                                                 const Vec<W, VS::q, GenericIndex>& boundary, const K& params) const {
-    using latte::functors::as_mask;
-    using latte::functors::select_leaf;
-    Populations<V, VS::q> in;
-    static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-      if constexpr (is_rest_velocity<VS, i>()) {
-        in.v[i] = streamed.v[i];
-      } else {
-        const W& wall = boundary.v[i];
-        constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
-        const V reflected = here.v[VS::opposite[i]] + V(6.0 * weight) * dot_c<VS, i, V>(&wall.v[1]);  // 6 w_i = 2 w_i / c_s^2
-        in.v[i] = select_leaf(as_mask(wall.v[0]), reflected, streamed.v[i]);
-      }
+    return collide_beside_walls<VS, Model, Forced>(streamed, here, boundary, params, [&](auto i) LATTE_LAMBDA {
+      constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+      return V(here.v[VS::opposite[i]] + V(6.0 * weight) * dot_c<VS, i, V>(&boundary.v[i].v[1]));  // 6 w_i = 2 w_i / c_s^2
     });
-    const Populations<V, VS::q> out = collide<VS, Model, Forced>(in, params);
-    const auto solid_here = as_mask(boundary.v[0].v[0]);  // c_0 = 0: the site itself
-    return transform_leaves<Populations<V, VS::q>>(
-        [&](const V& keep, const V& next) LATTE_LAMBDA { return select_leaf(solid_here, keep, next); }, here, out);
   }
 };
 
