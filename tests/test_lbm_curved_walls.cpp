@@ -101,13 +101,15 @@ TEST(LbmCurvedWalls, HalfWayFractionsAreTheHalfWayBounceBackBitForBit) {
 // -0.8 and n - 0.7 (fractions 0.8 and 0.3), and the wall force balance.
 template <class VS>
 double off_lattice_poiseuille_error(int n, double* force_balance) {
-  const double y_low = -0.8, y_high = n - 0.7, tau = 0.8, nu = viscosity_from_tau(tau);
+  // tau = 1.2 (nu = 0.23): the steady state comes 2.3 times sooner than at
+  // tau = 0.8, which matters on the per-lane (simt) backend.
+  const double y_low = -0.8, y_high = n - 0.7, tau = 1.2, nu = viscosity_from_tau(tau);
   const double width = y_high - y_low, u_max = 0.01;
   Parameters p;
   p.tau = tau;
   p.force[0] = 8.0 * nu * u_max / (width * width);
   Channel<VS, Trt> channel(n + 8, y_low, y_high, p, true);
-  EXPECT_TRUE(run_to_steady_state(channel.sim, 1e-12, 200000));
+  EXPECT_TRUE(run_to_steady_state(channel.sim, 1e-11, 200000));
   const auto profile = velocity_profile(channel.sim, 1, 0, n);
   Lattice<double, VectorWidth> fluid(channel.g), walls(channel.g);
   fluid = 1.0 - element<0>(channel.b);

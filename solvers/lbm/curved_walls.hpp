@@ -42,6 +42,9 @@ using WallLinkField = Lattice<RealVector<R, VS::q>, W>;
 // positive outside, called with the coordinates (std::array<double, D>) in
 // lattice units, a site's coordinates being its integer indices. The wall
 // is located on each link by bisection to 1e-12 of the link's length.
+// Neighbours are taken at unwrapped coordinates (x - c_k may lie outside
+// the lattice): an obstacle across the periodic boundary needs a periodic
+// distance, so that it is solid on both sides of the wrap.
 template <class VS, class R, int N, class W, class Distance>
 void mark_curved_obstacle(Lattice<Vec<R, N, GenericIndex>, W>& b, WallLinkField<VS, R, W>& links, Distance distance) {
   constexpr int D = VS::d;
