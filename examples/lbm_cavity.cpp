@@ -48,7 +48,7 @@ struct Options {
   double lid_speed = 0.1;
   std::string model = "trt";
   double bulk_rate = Mrt::bulk_rate;
-  double ghost_rate = Mrt::even_ghost_rate;
+  double even_rate = Mrt::even_ghost_rate;
   double odd_rate = Mrt::odd_ghost_rate;
   double tolerance = 1e-7;
   long check_every = 1000;
@@ -81,7 +81,7 @@ int run(const Options& opt) {
   Parameters p;
   p.tau = tau_from_viscosity(nu);
   p.mrt_bulk_rate = opt.bulk_rate;
-  p.mrt_even_rate = opt.ghost_rate;
+  p.mrt_even_rate = opt.even_rate;
   p.mrt_odd_rate = opt.odd_rate;
   using Sim = Simulation<D2Q9, double, Model>;
   Sim sim(g, p);
@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
   cli.option("--model", opt.model, "collision: bgk, trt or mrt").one_of({"bgk", "trt", "mrt"}).show_default();
   cli.option("--odd-rate", opt.odd_rate, "MRT: relaxation rate of the odd ghost moments").range(1e-3, 1.999).show_default();
   cli.option("--bulk-rate", opt.bulk_rate, "MRT: relaxation rate of the bulk moment").range(1e-3, 1.999).show_default();
-  cli.option("--even-rate", opt.ghost_rate, "MRT: relaxation rate of the even ghost moments")
+  cli.option("--even-rate", opt.even_rate, "MRT: relaxation rate of the even ghost moments")
       .range(1e-3, 1.999)
       .show_default();
   cli.option("--tolerance", opt.tolerance,

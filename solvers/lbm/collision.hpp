@@ -84,6 +84,16 @@ CollisionParameters<VS> collision_parameters(double omega_plus, double omega_min
 
 namespace detail {
 
+// Guo's source for population I (top of this file): w_I [3 (c_I - u).F +
+// 9 (c_I.u)(c_I.F)], given uF = u.F.
+template <class VS, int I, class V, class K>
+LATTE_INLINE V guo_source(const V* u, const K& params, const V& uF) {
+  const V cu = dot_c<VS, I, V>(u);
+  const V cF = dot_c<VS, I, V>(&params.v[force_entry]);
+  constexpr double weight = VS::w[I];  // a constant: device code cannot read the host table
+  return V(3.0 * weight) * (cF - uF) + V(9.0 * weight) * cu * cF;
+}
+
 // sum_i M[A][i] x_i over the non-zero entries of row A.
 template <class VS, int A, class V>
 LATTE_INLINE V moment_row(const V* x) {
@@ -110,12 +120,7 @@ LATTE_INLINE Populations<V, VS::q> collide_mrt(const Populations<V, VS::q>& f, c
     V even, odd;
     equilibrium_parts<VS, i>(rho, u, base, even, odd);
     departure[i] = f.v[i] - (even + odd);
-    if constexpr (Forced) {
-      const V cu = dot_c<VS, i, V>(u);
-      const V cF = dot_c<VS, i, V>(&params.v[force_entry]);
-      constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
-      source[i] = V(3.0 * weight) * (cF - uF) + V(9.0 * weight) * cu * cF;
-    }
+    if constexpr (Forced) source[i] = guo_source<VS, i>(u, params, uF);
   });
   // g_a = s_a (m_a - m_a^eq) - (1 - s_a / 2) (M S_F)_a, zero where nothing changes.
   V g[Q];
@@ -181,13 +186,7 @@ LATTE_INLINE Populations<V, VS::q> collide(const Populations<V, VS::q>& f, const
       V even, odd;
       equilibrium_parts<VS, i>(m.rho, u, base, even, odd);
       V value = keep * f.v[i] + omega * (even + odd);
-      if constexpr (Forced) {
-        const V cu = dot_c<VS, i, V>(u);
-        const V cF = dot_c<VS, i, V>(&params.v[force_entry]);
-        constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
-        const V source = V(3.0 * weight) * (cF - uF) + V(9.0 * weight) * cu * cF;
-        value = value + source_weight * source;
-      }
+      if constexpr (Forced) value = value + source_weight * detail::guo_source<VS, i>(u, params, uF);
       out.v[i] = value;
     });
   } else {

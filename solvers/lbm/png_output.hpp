@@ -186,17 +186,18 @@ inline void write_png_here(const std::string& path, const std::vector<double>& v
   // The bar's width: ramp, tick labels (at most 10 characters) and title.
   const int bar_block = 8 * text_scale + 4 + 6 + plot::Canvas::text_width("-0.000e-00+", text_scale) +
                         4 * text_scale + plot::glyph_height * text_scale + margin;
-  plot::Canvas canvas(margin + map_width + 2 * margin + bar_block, map_height + 2 * margin);
+  // The map on a canvas of its own, so that streamlines are clipped to it.
+  plot::Canvas map(map_width, map_height);
   for (int py = 0; py < map_height; ++py) {
     const int y = ny - 1 - py / scale;
     for (int px = 0; px < map_width; ++px) {
       const std::size_t i = static_cast<std::size_t>(y) * nx + px / scale;
       if (!picture.solid.empty() && picture.solid[i] != 0) {
-        canvas.pixel(margin + px, margin + py, plot::Colour{150, 150, 150});
+        map.pixel(px, py, plot::Colour{150, 150, 150});
         continue;
       }
       const auto c = colour_map((values[i] - range.low) / (range.high - range.low), picture.diverging);
-      canvas.pixel(margin + px, margin + py, plot::Colour{c[0], c[1], c[2]});
+      map.pixel(px, py, plot::Colour{c[0], c[1], c[2]});
     }
   }
   if (!picture.ux.empty()) {
@@ -204,14 +205,10 @@ inline void write_png_here(const std::string& path, const std::vector<double>& v
         picture.streamline_separation > 0 ? picture.streamline_separation : std::max(nx, ny) / 30.0;
     const auto lines = plot::streamlines(picture.ux, picture.uy, picture.solid.empty() ? nullptr : &picture.solid, nx,
                                          ny, separation);
-    plot::Canvas map(map_width + 1, map_height + 1);
-    // Draw on the map's own canvas first so that lines stay inside it.
-    for (int py = 0; py < map_height; ++py)
-      for (int px = 0; px < map_width; ++px) map.pixel(px, py, canvas.at(margin + px, margin + py));
     draw_streamlines(map, lines, ny, scale, picture.diverging);
-    for (int py = 0; py < map_height; ++py)
-      for (int px = 0; px < map_width; ++px) canvas.pixel(margin + px, margin + py, map.at(px, py));
   }
+  plot::Canvas canvas(margin + map_width + 2 * margin + bar_block, map_height + 2 * margin);
+  canvas.paste(map, margin, margin);
   draw_colour_bar(canvas, margin + map_width + 2 * margin, margin, map_height, range, picture.diverging,
                   picture.quantity, text_scale);
   canvas.write_png(path);

@@ -41,9 +41,13 @@ class Canvas {
     p[1] = c.g;
     p[2] = c.b;
   }
-  Colour at(int x, int y) const {
-    const unsigned char* p = &pixels_[3 * (static_cast<std::size_t>(y) * width_ + x)];
-    return {p[0], p[1], p[2]};
+  // Another picture with its top left corner at (left, top), clipped.
+  void paste(const Canvas& other, int left, int top) {
+    for (int y = 0; y < other.height_; ++y)
+      for (int x = 0; x < other.width_; ++x) {
+        const unsigned char* p = &other.pixels_[3 * (static_cast<std::size_t>(y) * other.width_ + x)];
+        pixel(left + x, top + y, Colour{p[0], p[1], p[2]});
+      }
   }
   void fill(int x0, int y0, int x1, int y1, Colour c) {  // inclusive corners
     for (int y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
