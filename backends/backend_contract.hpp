@@ -10,6 +10,12 @@
 //   B::assign_reduce<Combine>(dst, e, op, r, sites)
 //                                      both in one pass; r may read dst at the
 //                                      same site
+//   B::push(dst, e, targets, sites)    dst(x + d_k)[k] = e(x)[k] at the outer sites
+//                                      of `sites` (dsl/push.hpp)
+//   B::return_halo<Real>(items, records, payload, words, nsimd)
+//   B::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd)
+//                                      a push's halo backwards: records into a
+//                                      payload, a payload into the field
 //   B::pack(e, items, payload)         the values of e at a halo message's
 //                                      source sites, item after item
 //   B::unpack<Real>(items, payload, records, words, nsimd)
@@ -51,6 +57,8 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
   { B::stream_triad_gbytes_per_s() } -> std::convertible_to<double>;
   B::template unpack<double>(items, in, out, 1, 1);
   B::template unpack<float>(items, in, out, 1, 1);
+  B::template return_halo<double>(items, in, out, 1, 1);
+  B::template deliver_halo<float>(items, in, out, 1, 1, 1);
 };
 
 }  // namespace latte

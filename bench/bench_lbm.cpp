@@ -1,18 +1,24 @@
-// Lattice-Boltzmann MLUPS: one fused stream-collide step (two-lattice pull
-// scheme, solvers/lbm/stream_collide.hpp) on a periodic box far larger than
-// cache, D2Q9 and D3Q19, double and single, judged against STREAM triad.
+// Lattice-Boltzmann MLUPS: the fused stream-collide step on a periodic box
+// far larger than cache, D2Q9, D3Q19 and D3Q27, double and single, with two
+// lattices (the pull scheme, solvers/lbm/stream_collide.hpp) and in place
+// (the AA pattern, solvers/lbm/in_place_streaming.hpp), judged against
+// STREAM triad.
 //
 // Models, derived by the library from the step's expression
 // (bench/derived_model.hpp). Traffic per cell update, F = sizeof(real): every population read
 // once and written once, 2 x Q x F bytes (D3Q19 double: 304 B; D2Q9 double:
 // 144 B). Neighbours' populations are counted once (perfect reuse along the
-// sweep). With write-allocate the hardware moves 3 x Q x F unless stores
-// bypass the cache; that figure is reported beside, but fraction_of_stream
-// uses the 2 x Q x F model, the same way STREAM triad counts 24 B/element.
+// sweep). With two lattices and write-allocate the hardware moves 3 x Q x F
+// unless stores bypass the cache; in place every store goes to a line just
+// read, so 2 x Q x F is what moves. fraction_of_stream uses the 2 x Q x F
+// model for both, the same way STREAM triad counts 24 B/element. In place,
+// the steps alternate between a push step and a local step, so a timed call
+// is one pair of steps.
 // Flops are the collision's arithmetic as its code does it (counted, not
 // estimated: dsl/flop_count.hpp).
 // How figures are taken (best of N, STREAM interleaved) is in bench/session.hpp.
 
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
@@ -34,18 +40,25 @@ using namespace latte::lbm;
 struct Options {
   std::vector<int> d2q9{2048, 2048};
   std::vector<int> d3q19{128, 128, 128};
+  std::vector<int> d3q27{128, 128, 128};
   std::string precision = "both";
-  std::string sets = "both";
+  std::string sets = "all";
+  std::string streaming = "both";
   std::string model = "bgk";
   bench::SessionOptions session;
 };
 
-template <class VS, class Model, class Real>
-void run_lbm(const std::vector<int>& extents, bench::Session& session) {
+template <class VS, class Model, class Real, class... Scheme>
+void run_lbm(const std::vector<int>& extents, bench::Session& session, Scheme... scheme) {
   const Geometry geometry = bench::scaled_geometry(extents, session.options().scaling);
   Parameters p;
   p.tau = 0.8;
-  Simulation<VS, Real, Model> sim(geometry, p);
+  Simulation<VS, Real, Model> sim(geometry, p, scheme...);
+  const bool in_place = sim.in_place();
+  const int steps_per_call = in_place ? 2 : 1;
+  const auto kernel = [&] {
+    for (int s = 0; s < steps_per_call; ++s) sim.step();
+  };
   {
     // A perturbed fluid, so the collision does real work on every site.
     typename decltype(sim)::ScalarField rho(geometry);
@@ -55,45 +68,68 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session) {
     rng.uniform(u, -0.05, 0.05);
     sim.initialise(rho, u);
   }
-  const bench::DerivedModel model = bench::derived_model(session, [&] { sim.step(); });
+  // In place, mass() puts the field in natural order and the next step
+  // reorders it: that first call is neither modelled nor timed.
   const double mass0 = sim.mass();
-  const bench::Timing timing = session.time([&] { sim.step(); });
+  kernel();
+  const bench::DerivedModel model = bench::derived_model(session, kernel);
+  const bench::Timing timing = session.time(kernel);
   const double drift = std::abs(sim.mass() - mass0) / mass0;
   if (!(drift < (sizeof(Real) == 8 ? 1e-10 : 1e-3)))
     throw std::runtime_error(std::string(VS::name) + ": mass not conserved during the benchmark, drift " +
                              std::to_string(drift));
 
   const double sites = static_cast<double>(geometry.volume());
+  const double updates = sites * steps_per_call;
   bench::Result result;
-  result.bench = std::string("lbm_") + (VS::d == 2 ? "d2q9" : "d3q19") + "_" + (Model::name[0] == 'B' ? "bgk" : "trt");
+  result.bench = std::string("lbm_") + VS::name + "_" + (Model::name[0] == 'B' ? "bgk" : "trt") +
+                 (in_place ? "_in_place" : "");
+  for (char& c : result.bench) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   result.precision = bench::precision_name<Real>();
   result.lattice = geometry.dims();
-  bench::apply_model(result, model, sites);
-  result.extra["mlups"] = sites / timing.seconds * 1e-6;
-  result.extra["bytes_per_site_with_write_allocate"] = 3 * VS::q * sizeof(Real);
-  result.extra["traffic_model"] = "derived: 2 x Q x sizeof(real) per cell update (two-lattice pull, read f once, write f_next once)";
-  result.extra["field_megabytes"] = 2.0 * static_cast<double>(sim.populations().bytes()) * 1e-6;
+  bench::apply_model(result, model, updates);
+  result.extra["mlups"] = updates / timing.seconds * 1e-6;
+  result.extra["streaming"] = in_place ? "in_place" : "two_lattice";
+  result.extra["steps_per_call"] = steps_per_call;
+  result.extra["bytes_per_site_with_write_allocate"] = (in_place ? 2 : 3) * VS::q * sizeof(Real);
+  result.extra["traffic_model"] =
+      in_place ? "derived: 2 x Q x sizeof(real) per cell update (in place: each population read once and written once)"
+               : "derived: 2 x Q x sizeof(real) per cell update (two-lattice pull, read f once, write f_next once)";
+  // Memory per cell: the population fields only (allocated, not modelled:
+  // the fields' bytes over the cells).
+  const double population_fields = in_place ? 1 : 2;
+  result.extra["population_bytes_per_cell"] =
+      population_fields * static_cast<double>(sim.populations().bytes()) / static_cast<double>(sim.populations().outer_volume() * decltype(sim)::PopulationField::nsimd);
+  result.extra["field_megabytes"] = population_fields * static_cast<double>(sim.populations().bytes()) * 1e-6;
   result.extra["nsimd"] = decltype(sim)::PopulationField::nsimd;
   result.extra["relative_mass_drift"] = drift;
   // Halos: each moving population streams across the faces (edges, corners)
   // its velocity crosses, one real per site.
   double halo_model = 0;
+  // In place, the push step sends them there and back, the local step none.
   static_for<VS::q>([&](auto i) { halo_model += bench::halo_sites(geometry, along_velocity<VS, i, -1>()) * sizeof(Real); });
-  bench::record_halo_traffic(result, session, geometry, halo_model, timing, [&] { sim.step(); });
+  bench::record_halo_traffic(result, session, geometry, halo_model * steps_per_call, timing, kernel);
   session.record(result, timing);
+}
+
+template <class VS, class Model>
+void run_set(const Options& opt, const std::vector<int>& extents, bench::Session& session) {
+  const bool dbl = opt.precision != "single", sgl = opt.precision != "double";
+  const bool two = opt.streaming != "in-place", one = opt.streaming != "two-lattice";
+  if (dbl && two) run_lbm<VS, Model, double>(extents, session);
+  if (dbl && one) run_lbm<VS, Model, double>(extents, session, in_place_streaming);
+  if (sgl && two) run_lbm<VS, Model, float>(extents, session);
+  if (sgl && one) run_lbm<VS, Model, float>(extents, session, in_place_streaming);
 }
 
 template <class Model>
 void run_all(const Options& opt, bench::Session& session) {
-  const bool dbl = opt.precision != "single", sgl = opt.precision != "double";
-  if (opt.sets != "d3q19") {
-    if (dbl) run_lbm<D2Q9, Model, double>(opt.d2q9, session);
-    if (sgl) run_lbm<D2Q9, Model, float>(opt.d2q9, session);
-  }
-  if (opt.sets != "d2q9") {
-    if (dbl) run_lbm<D3Q19, Model, double>(opt.d3q19, session);
-    if (sgl) run_lbm<D3Q19, Model, float>(opt.d3q19, session);
-  }
+  const auto wanted = [&](const char* set) {
+    return opt.sets == set || opt.sets == "all" || (opt.sets == "both" && std::string(set) != "d3q27");
+  };
+  if (wanted("d2q9")) run_set<D2Q9, Model>(opt, opt.d2q9, session);
+  if (wanted("d3q19")) run_set<D3Q19, Model>(opt, opt.d3q19, session);
+  if (wanted("d3q27")) run_set<D3Q27, Model>(opt, opt.d3q27, session);
 }
 
 }  // namespace
@@ -107,7 +143,13 @@ int main(int argc, char** argv) {
   cli.option("-p,--precision", opt.precision, "double, single or both")
       .one_of({"double", "single", "both"})
       .show_default();
-  cli.option("--sets", opt.sets, "d2q9, d3q19 or both").one_of({"d2q9", "d3q19", "both"}).show_default();
+  cli.option("--d3q27", opt.d3q27, "D3Q27 lattice extents").expected(3).show_default();
+  cli.option("--sets", opt.sets, "d2q9, d3q19, d3q27, both (d2q9 and d3q19) or all")
+      .one_of({"d2q9", "d3q19", "d3q27", "both", "all"})
+      .show_default();
+  cli.option("--streaming", opt.streaming, "two-lattice, in-place or both")
+      .one_of({"two-lattice", "in-place", "both"})
+      .show_default();
   cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
   bench::add_session_options(cli, opt.session);
   if (auto status = cli.parse(argc, argv)) return *status;

@@ -9,6 +9,7 @@
 #include "dsl/map.hpp"
 #include "dsl/operators.hpp"
 #include "dsl/precision_cast.hpp"
+#include "dsl/push.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/shift.hpp"
 #include "dsl/spin.hpp"

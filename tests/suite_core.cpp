@@ -6,6 +6,7 @@
 #include "test_tensors.cpp"
 #include "test_expressions.cpp"
 #include "test_shift.cpp"
+#include "test_push.cpp"
 #include "test_reductions.cpp"
 #include "test_slice_sum.cpp"
 #include "test_reproducible_sum.cpp"

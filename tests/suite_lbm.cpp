@@ -7,5 +7,6 @@
 #include "test_lbm_mrt.cpp"
 #include "test_figures.cpp"
 #include "test_lbm_curved_walls.cpp"
+#include "test_lbm_in_place.cpp"
 #include "test_fuzz_regression_checkpoint.cpp"
 #include "test_lbm_statement_models.cpp"

@@ -133,13 +133,16 @@ void initialise_randomly(Sim& sim, std::uint64_t seed) {
   sim.initialise(rho, u);
 }
 
-// A flow with the given walls on geometry g, after 100 steps.
+// A flow with the given walls on geometry g, after 100 steps (in place
+// when asked: lbm::in_place_streaming).
 template <class Sim>
 struct HundredSteps {
   Sim sim;
   typename Sim::Boundary walls;
-  HundredSteps(const Geometry& g, const lbm::Parameters& parameters, const std::function<void(typename Sim::Boundary&)>& mark)
-      : sim(g, parameters), walls(g) {
+  template <class... Scheme>
+  HundredSteps(const Geometry& g, const lbm::Parameters& parameters, const std::function<void(typename Sim::Boundary&)>& mark,
+               Scheme... scheme)
+      : sim(g, parameters, scheme...), walls(g) {
     walls = zero;
     mark(walls);
     sim.set_boundary(walls);
@@ -148,12 +151,12 @@ struct HundredSteps {
   }
 };
 
-template <class Sim>
+template <class Sim, class... Scheme>
 void expect_hundred_steps_match(const Coordinate& dims, const lbm::Parameters& parameters,
-                                std::function<void(typename Sim::Boundary&)> walls) {
-  const HundredSteps<Sim> one(replicated(dims), parameters, walls);
+                                std::function<void(typename Sim::Boundary&)> walls, Scheme... scheme) {
+  const HundredSteps<Sim> one(replicated(dims), parameters, walls, scheme...);
   for_each_decomposition(dims, [&](const Geometry& g) {
-    const HundredSteps<Sim> many(g, parameters, walls);
+    const HundredSteps<Sim> many(g, parameters, walls, scheme...);
     EXPECT_TRUE(same_as_one_rank(many.sim.populations(), one.sim.populations()));
     EXPECT_TRUE(same_result(many.sim.mass(), one.sim.mass()));
   });
@@ -177,6 +180,28 @@ TEST(DecompositionPhysics, HundredStepsOfD3Q19WithForceAndObstacle) {
       return (x[0] - 7) * (x[0] - 7) + (x[2] - 8) * (x[2] - 8) < 9 || x[1] == 0;
     });
   });
+}
+
+// In place, a push step sends populations into other ranks' blocks (the
+// push's halo, backwards) and reads theirs: the bits of one rank still.
+TEST(DecompositionPhysics, HundredInPlaceStepsOfD2Q9LidDrivenCavity) {
+  using Sim = lbm::Simulation<lbm::D2Q9, double, lbm::Bgk>;
+  const int n = 16;
+  expect_hundred_steps_match<Sim>({n, n}, lbm::Parameters{0.6}, [&](Sim::Boundary& b) {
+    lbm::mark_solid(b, [&](const Coordinate& x) { return x[0] == 0 || x[0] == n - 1 || x[1] == 0 || x[1] == n - 1; },
+                    [&](const Coordinate& x) { return std::array<double, 2>{x[1] == n - 1 ? 0.1 : 0.0, 0.0}; });
+  }, lbm::in_place_streaming);
+}
+
+TEST(DecompositionPhysics, HundredInPlaceStepsOfD3Q27WithForceAndObstacle) {
+  using Sim = lbm::Simulation<lbm::D3Q27, double, lbm::Trt>;
+  lbm::Parameters parameters{0.7};
+  parameters.force = {1e-5, 0, 2e-6};
+  expect_hundred_steps_match<Sim>({16, 8, 16}, parameters, [&](Sim::Boundary& b) {
+    lbm::mark_solid(b, [&](const Coordinate& x) {
+      return (x[0] - 7) * (x[0] - 7) + (x[2] - 8) * (x[2] - 8) < 9 || x[1] == 0;
+    });
+  }, lbm::in_place_streaming);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "backends/common/push_targets.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "backends/config.hpp"
 #include "lattice/field_view.hpp"
@@ -77,6 +78,49 @@ template <class Real>
 LATTE_INLINE void unpack_item(const HaloItem& item, std::int64_t i, const Real* payload, Real* records, int words,
                               int nsimd) {
   Real* out = records + static_cast<std::int64_t>(item.slot) * words * nsimd + item.lane;
+  for (int w = 0; w < words; ++w) out[w * nsimd] = payload[item.position(i, words, w)];
+}
+
+// dst(x + d_k)[k] = e(x)[k] for every element k (dsl/push.hpp). The whole
+// value is computed before the first store: a push may write the very
+// locations it reads.
+template <class T, int N, class E, int K>
+LATTE_INLINE void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to,
+                       std::int64_t outer, int lane) {
+  using Real = real_of_t<T>;
+  constexpr int element_words = words_v<typename T::element_type>;
+  const T value = e.eval(LaneSite<Real>{outer, lane});
+  for (int k = 0; k < K; ++k) {
+    const DisplacementView& t = to.table[k];
+    Real* out;
+    if (!t.neighbour) {
+      out = dst.data + outer * FieldView<T, N>::record_stride + k * element_words * N + lane;
+    } else {
+      const int p = t.permutation[outer];
+      const std::int64_t n = t.neighbour[outer];
+      if (p == DisplacementTable::halo_entry) out = to.records[k] + n * element_words * N + lane;
+      else out = dst.data + n * FieldView<T, N>::record_stride + k * element_words * N + t.lane_map(p)[lane];
+    }
+    int w = 0;
+    for_each_leaf([&](const Real& x) LATTE_LAMBDA { out[(w++) * N] = x; }, value.v[k]);
+  }
+}
+
+// The reverse of unpack_item, for a push's halo: the record's (slot, lane)
+// into the payload that goes back to the rank that owns the site.
+template <class Real>
+LATTE_INLINE void return_item(const HaloItem& item, std::int64_t i, const Real* records, Real* payload, int words,
+                              int nsimd) {
+  const Real* in = records + static_cast<std::int64_t>(item.slot) * words * nsimd + item.lane;
+  for (int w = 0; w < words; ++w) payload[item.position(i, words, w)] = in[w * nsimd];
+}
+
+// The reverse of pack_item: a returned item into the field at its source
+// (outer site, lane). `field` points at the pushed element of outer site 0.
+template <class Real>
+LATTE_INLINE void deliver_item(const HaloItem& item, std::int64_t i, const Real* payload, Real* field,
+                               int record_stride, int words, int nsimd) {
+  Real* out = field + static_cast<std::int64_t>(item.source_outer) * record_stride + item.source_lane;
   for (int w = 0; w < words; ++w) out[w * nsimd] = payload[item.position(i, words, w)];
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "backends/common/host_statement_timer.hpp"
@@ -88,6 +89,73 @@ struct Cpu {
         else dst.store(s, value);
       }
     });
+  }
+
+  // dst(x + d_k)[k] = e(x)[k] (dsl/push.hpp): the whole value of an outer
+  // site first, then each element to its target record. An element that
+  // crosses a virtual-node boundary is stored with the inverse of the lane
+  // permutation a shift along d_k applies; one bound for another block goes
+  // to the push's halo records, all lanes, as a shift's halo slot holds them.
+  template <class T, int N, class E, int K>
+  static void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to, SiteRange sites) {
+    using Real = real_of_t<T>;
+    using S = Site<Real, N>;
+    using V = cpu::vector_t<Real, N>;
+    using Value = rebind_t<T, V>;
+    using ElementValue = rebind_t<typename T::element_type, V>;
+    constexpr int element_words = words_v<typename T::element_type>;
+    constexpr std::int64_t record_stride = FieldView<T, N>::record_stride;
+    const std::int64_t count = sites.count;
+    const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - prefetch_distance : 0;
+    parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
+      const S s{sites[i]};
+      if (i < prefetch_end) e.prefetch(S{sites[i + prefetch_distance]});
+      const Value value = e.eval(s);
+      const auto store_element = [&](auto k) LATTE_LAMBDA {
+        const DisplacementView& t = to.table[k];
+        ElementValue element = value.v[k];
+        Real* out;
+        if (!t.neighbour) {
+          out = dst.data + s.outer * record_stride + k * element_words * N;
+        } else {
+          const int p = t.permutation[s.outer];
+          const std::int64_t n = t.neighbour[s.outer];
+          if (p == DisplacementTable::halo_entry) {
+            out = to.records[k] + n * element_words * N;
+          } else {
+            out = dst.data + n * record_stride + k * element_words * N;
+            if (p != 0) {
+              const std::int32_t* map = t.lane_map(p);
+              alignas(64) std::int32_t inverse[N];
+              for (int l = 0; l < N; ++l) inverse[map[l]] = l;
+              S::permute(element, inverse);
+            }
+          }
+        }
+        for_each_leaf([](V& o, const V& in) LATTE_LAMBDA { o = in; }, *reinterpret_cast<ElementValue*>(out), element);
+      };
+      [&]<std::size_t... k>(std::index_sequence<k...>) LATTE_LAMBDA {
+        (store_element(std::integral_constant<int, static_cast<int>(k)>{}), ...);
+      }(std::make_index_sequence<K>{});
+    });
+  }
+
+  // A push's halo records into a payload, and a received payload into the
+  // field (lattice/halo_exchange.hpp read backwards). Only sites on a block
+  // face take part: per item, lane by lane.
+  template <class Real>
+  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
+    const Real* in = static_cast<const Real*>(records);
+    Real* out = static_cast<Real*>(payload);
+    parallel_for(items.items, [=](std::int64_t i) { lane::return_item(items.item[i], i, in, out, words, nsimd); });
+  }
+  template <class Real>
+  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
+                           int nsimd) {
+    const Real* in = static_cast<const Real*>(payload);
+    Real* out = static_cast<Real*>(field);
+    parallel_for(items.items,
+                 [=](std::int64_t i) { lane::deliver_item(items.item[i], i, in, out, record_stride, words, nsimd); });
   }
 
   // The accumulators (one per leaf) of a reduction of values of type Value.

@@ -46,6 +46,16 @@ struct Cuda {
     cuda::after_launch(&cuda::describe_assign<T, E, Op>);
   }
 
+  template <class T, int N, class E, int K>
+  static void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to, SiteRange sites) {
+    const std::int64_t threads = sites.count * N;
+    if (threads == 0) return;
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::push_kernel<T, N, E, K>);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, threads);
+    cuda::push_kernel<T, N, E, K><<<grid.blocks, grid.block>>>(dst, e, to, sites, threads);
+    cuda::after_launch(&cuda::describe_push<T, E>);
+  }
+
   template <class Combine, class E>
   static auto reduce(const E& e, SiteRange sites) {
     constexpr int N = E::nsimd;
@@ -101,6 +111,27 @@ struct Cuda {
     cuda::unpack_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
         items, static_cast<const Real*>(payload), static_cast<Real*>(records), words, nsimd);
     cuda::after_launch(&cuda::describe_unpack<Real>);
+  }
+
+  // A push's halo, backwards, on the halo stream like pack and unpack.
+  template <class Real>
+  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
+    if (items.items == 0) return;
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::return_kernel<Real>);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
+    cuda::return_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
+        items, static_cast<const Real*>(records), static_cast<Real*>(payload), words, nsimd);
+    cuda::after_launch(&cuda::describe_return<Real>);
+  }
+  template <class Real>
+  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
+                           int nsimd) {
+    if (items.items == 0) return;
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::deliver_kernel<Real>);
+    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
+    cuda::deliver_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
+        items, static_cast<const Real*>(payload), static_cast<Real*>(field), record_stride, words, nsimd);
+    cuda::after_launch(&cuda::describe_deliver<Real>);
   }
 
  private:

@@ -48,4 +48,19 @@ std::string describe_unpack() {
   return "the halo scatter kernel (" + type_name<Real>() + ")";
 }
 
+template <class T, class E>
+std::string describe_push() {
+  return "the push kernel (field of " + type_name<T>(120) + ") from " + type_name<E>();
+}
+
+template <class Real>
+std::string describe_return() {
+  return "the push's halo gather kernel (" + type_name<Real>() + ")";
+}
+
+template <class Real>
+std::string describe_deliver() {
+  return "the push's halo delivery kernel (" + type_name<Real>() + ")";
+}
+
 }  // namespace latte::cuda

@@ -90,4 +90,27 @@ __global__ void unpack_kernel(HaloItemsView items, const Real* payload, Real* re
   if (i < items.items) lane::unpack_item(items.item[i], i, payload, records, words, nsimd);
 }
 
+// A push statement (dsl/push.hpp): thread i computes site i / N, lane i % N,
+// and stores each element where it goes.
+template <class T, int N, class E, int K>
+__global__ void push_kernel(FieldView<T, N> dst, E e, PushTargets<real_of_t<T>, K> to, SiteRange sites,
+                            std::int64_t threads) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < threads) lane::push(dst, e, to, sites[i / N], static_cast<int>(i % N));
+}
+
+// A push's halo, backwards: records into the payload, and a returned payload
+// into the field.
+template <class Real>
+__global__ void return_kernel(HaloItemsView items, const Real* records, Real* payload, int words, int nsimd) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < items.items) lane::return_item(items.item[i], i, records, payload, words, nsimd);
+}
+template <class Real>
+__global__ void deliver_kernel(HaloItemsView items, const Real* payload, Real* field, int record_stride, int words,
+                               int nsimd) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < items.items) lane::deliver_item(items.item[i], i, payload, field, record_stride, words, nsimd);
+}
+
 }  // namespace latte::cuda

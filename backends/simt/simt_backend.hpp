@@ -35,6 +35,13 @@ struct Simt {
     });
   }
 
+  template <class T, int N, class E, int K>
+  static void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to, SiteRange sites) {
+    parallel_for(sites.count, [=](std::int64_t i) {
+      for (int l = 0; l < N; ++l) lane::push(dst, e, to, sites[i], l);
+    });
+  }
+
   template <class Combine, class E>
   static auto reduce(const E& e, SiteRange sites) {
     using A = lane::accumulator_of<Combine, E>;
@@ -56,6 +63,21 @@ struct Simt {
   template <class E>
   static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
     parallel_for(items.items, [=](std::int64_t i) { lane::pack_item(e, items.item[i], i, payload); });
+  }
+
+  template <class Real>
+  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
+    const Real* in = static_cast<const Real*>(records);
+    Real* out = static_cast<Real*>(payload);
+    parallel_for(items.items, [=](std::int64_t i) { lane::return_item(items.item[i], i, in, out, words, nsimd); });
+  }
+  template <class Real>
+  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
+                           int nsimd) {
+    const Real* in = static_cast<const Real*>(payload);
+    Real* out = static_cast<Real*>(field);
+    parallel_for(items.items,
+                 [=](std::int64_t i) { lane::deliver_item(items.item[i], i, in, out, record_stride, words, nsimd); });
   }
 
   template <class Real>

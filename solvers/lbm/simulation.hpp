@@ -1,8 +1,15 @@
 #pragma once
 // A lattice-Boltzmann simulation: two population fields swapped every step
-// (the two-lattice pull scheme, stream_collide.hpp), an optional boundary
-// field for bounce-back walls, BGK, TRT or MRT collision and an optional uniform
-// body force. Every per-site operation is a DSL statement.
+// (the two-lattice pull scheme, stream_collide.hpp) or, constructed with
+// in_place_streaming, one field updated in place (the AA pattern,
+// in_place_streaming.hpp), an optional boundary field for bounce-back walls,
+// BGK, TRT or MRT collision and an optional uniform body force. Every
+// per-site operation is a DSL statement.
+//
+// Either way populations() shows the post-collision populations in natural
+// order, f*_i(x) as element i at x: in place, the field is brought to that
+// order when it is asked for (a pointwise statement, or after a push step a
+// shifted copy through fresh storage) and back when the next step runs.
 
 #include <array>
 #include <cmath>
@@ -12,6 +19,7 @@
 #include "dsl/latte.hpp"
 #include "solvers/lbm/boundaries.hpp"
 #include "solvers/lbm/curved_walls.hpp"
+#include "solvers/lbm/in_place_streaming.hpp"
 #include "solvers/lbm/macroscopic.hpp"
 #include "solvers/lbm/precompiled_instances.hpp"
 #include "solvers/lbm/stream_collide.hpp"
@@ -30,6 +38,10 @@ struct Parameters {
   double mrt_even_rate = Mrt::even_ghost_rate;
 };
 
+// The tag that asks a Simulation for in-place streaming.
+struct InPlaceStreaming {};
+inline constexpr InPlaceStreaming in_place_streaming{};
+
 template <class VS, class Real = double, class Model = Bgk, class Width = DefaultWidth>
 class Simulation {
  public:
@@ -43,6 +55,16 @@ class Simulation {
   using Boundary = Lattice<RealVector<Real, D + 1>, Width>;
 
   Simulation(const Geometry& geometry, const Parameters& p);
+  // One population field, streamed in place. A constructor template, so
+  // that its steps are compiled only in programs that ask for it (the
+  // precompiled instances, solvers/lbm/precompiled_instances.hpp, leave it out).
+  template <class Deferred = void>
+  Simulation(const Geometry& geometry, const Parameters& p, InPlaceStreaming) : f_(geometry) {
+    check_dimensions(geometry);
+    set_parameters(p);
+    initialise(1.0);
+    in_place_step_ = &Simulation::in_place_step<backend::Default, Deferred>;
+  }
 
   void set_parameters(const Parameters& p) {
     if (!(p.tau > 0.5)) throw std::invalid_argument("lbm: tau must exceed 1/2 (positive viscosity), got " +
@@ -80,6 +102,8 @@ class Simulation {
   void set_curved_walls(const WallLinkField<VS, Real, Width>& links) {
     if (!boundary_)
       throw std::logic_error("lbm: set_boundary before set_curved_walls (the obstacle's cells are solid there)");
+    if (in_place())
+      throw std::logic_error("lbm: curved walls need the two-lattice scheme; in-place streaming does not offer them yet");
     if (links.geometry().dims() != f_.geometry().dims())
       throw std::invalid_argument("lbm: the wall-link field's lattice differs from the simulation's");
     links_.emplace(links);
@@ -90,7 +114,10 @@ class Simulation {
 
   // f = f^eq(rho, u) from fields or expressions.
   template <class Rho, class U>
-  void initialise(const Rho& rho, const U& u) { f_ = equilibrium_of<VS>(rho, u); }
+  void initialise(const Rho& rho, const U& u) {
+    f_ = equilibrium_of<VS>(rho, u);
+    storage_ = Storage::natural;
+  }
   // Fluid at rest with uniform density.
   void initialise(double rho);
 
@@ -102,16 +129,22 @@ class Simulation {
   template <class Backend>
   void step() {
     const profile::Region region("LB stream-collide");
+    if (in_place()) {
+      if constexpr (std::is_same_v<Backend, backend::Default>) in_place_step_(*this);
+      else in_place_step<Backend, void>(*this);
+      ++time_;
+      return;
+    }
     if (curved_step_) {
       curved_step_(*this);
     } else if (boundary_) {
-      if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
-      else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});
+      if (forced_) assign<Backend>(*next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
+      else assign<Backend>(*next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});
     } else {
-      if (forced_) assign<Backend>(next_, stream_collide<VS, Model, true>(f_, params_), AssignSet{});
-      else assign<Backend>(next_, stream_collide<VS, Model, false>(f_, params_), AssignSet{});
+      if (forced_) assign<Backend>(*next_, stream_collide<VS, Model, true>(f_, params_), AssignSet{});
+      else assign<Backend>(*next_, stream_collide<VS, Model, false>(f_, params_), AssignSet{});
     }
-    f_.swap(next_);
+    f_.swap(*next_);
     ++time_;
   }
   template <class Backend>
@@ -119,16 +152,29 @@ class Simulation {
     for (long s = 0; s < steps; ++s) step<Backend>();
   }
 
-  auto density() const { return lbm::density<VS>(f_); }
-  auto velocity() const { return lbm::velocity<VS>(f_, params_); }
+  auto density() const { return lbm::density<VS>(populations()); }
+  auto velocity() const { return lbm::velocity<VS>(populations(), params_); }
 
   double mass() const;
   std::array<double, D> total_momentum() const;
   // max |u| over fluid sites (solid sites keep their initial state).
   double max_speed() const;
 
-  PopulationField& populations() { return f_; }
-  const PopulationField& populations() const { return f_; }
+  // The post-collision populations in natural order (see the top of this file).
+  PopulationField& populations() {
+    to_natural();
+    return f_;
+  }
+  const PopulationField& populations() const {
+    to_natural();
+    return f_;
+  }
+  bool in_place() const { return in_place_step_ != nullptr; }
+  // Bytes of population storage per lattice cell: Q reals, once in place,
+  // twice with two lattices.
+  double population_bytes_per_cell() const {
+    return static_cast<double>(sizeof(Real)) * Q * (in_place() ? 1 : 2);
+  }
   const Geometry& geometry() const { return f_.geometry(); }
   const Parameters& parameters() const { return parameters_; }
   const CollisionParameters<VS>& collision() const { return params_; }
@@ -137,16 +183,71 @@ class Simulation {
   void set_time(long t) { time_ = t; }
 
  private:
+  // Where f*_i(x) is stored (in_place_streaming.hpp).
+  enum class Storage { natural, swapped, pushed };
+
+  void check_dimensions(const Geometry& geometry) const {
+    if (geometry.dimensions() != D)
+      throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
+                                  "-dimensional lattice");
+  }
+
+  // Bring the in-place field to natural order; solid cells read as fluid at
+  // rest (in_place_streaming.hpp).
+  void to_natural() const {
+    if (storage_ == Storage::natural) return;
+    if (storage_ == Storage::swapped) {
+      if (boundary_) f_ = at_rest_on_solid<VS>(swap_opposite<VS>(f_), *boundary_);
+      else f_ = swap_opposite<VS>(f_);
+    } else {  // shifted: through fresh storage
+      if (boundary_) f_ = at_rest_on_solid<VS>(natural_from_pushed<VS>(f_), *boundary_);
+      else f_ = natural_from_pushed<VS>(f_);
+    }
+    storage_ = Storage::natural;
+  }
+
+  // One in-place step: a push step from the swapped state, a local step
+  // from the pushed one (a natural field is swapped first).
+  template <class Backend, class Deferred>
+  static void in_place_step(Simulation& s) {
+    if (s.storage_ == Storage::natural) {
+      assign<Backend>(s.f_, swap_opposite<VS>(s.f_), AssignSet{});
+      s.storage_ = Storage::swapped;
+    }
+    if (s.storage_ == Storage::swapped) {
+      if (s.boundary_) {
+        if (s.forced_) push_step<VS, Model, true, Backend>(s.f_, *s.boundary_, s.params_);
+        else push_step<VS, Model, false, Backend>(s.f_, *s.boundary_, s.params_);
+      } else {
+        if (s.forced_) push_step<VS, Model, true, Backend>(s.f_, s.params_);
+        else push_step<VS, Model, false, Backend>(s.f_, s.params_);
+      }
+      s.storage_ = Storage::pushed;
+    } else {
+      if (s.boundary_) {
+        if (s.forced_) local_step<VS, Model, true, Backend>(s.f_, *s.boundary_, s.params_);
+        else local_step<VS, Model, false, Backend>(s.f_, *s.boundary_, s.params_);
+      } else {
+        if (s.forced_) local_step<VS, Model, true, Backend>(s.f_, s.params_);
+        else local_step<VS, Model, false, Backend>(s.f_, s.params_);
+      }
+      s.storage_ = Storage::swapped;
+    }
+  }
+
   template <class Deferred>
   static void curved_step(Simulation& s) {
     const auto& links = *s.links_;
     if (s.forced_)
-      assign(s.next_, stream_collide_curved<VS, Model, true>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
+      assign(*s.next_, stream_collide_curved<VS, Model, true>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
     else
-      assign(s.next_, stream_collide_curved<VS, Model, false>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
+      assign(*s.next_, stream_collide_curved<VS, Model, false>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
   }
 
-  PopulationField f_, next_;
+  mutable PopulationField f_;  // mutable: in place, reading it may first reorder it
+  std::optional<PopulationField> next_;  // the second lattice; none in place
+  mutable Storage storage_ = Storage::natural;
+  void (*in_place_step_)(Simulation&) = nullptr;
   std::optional<Boundary> boundary_;
   std::optional<WallLinkField<VS, Real, Width>> links_;
   void (*curved_step_)(Simulation&) = nullptr;
@@ -161,10 +262,8 @@ class Simulation {
 // (solvers/lbm/precompiled_instances.hpp).
 template <class VS, class Real, class Model, class Width>
 Simulation<VS, Real, Model, Width>::Simulation(const Geometry& geometry, const Parameters& p)
-    : f_(geometry), next_(geometry) {
-  if (geometry.dimensions() != D)
-    throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
-                                "-dimensional lattice");
+    : f_(geometry), next_(std::in_place, geometry) {
+  check_dimensions(geometry);
   set_parameters(p);
   initialise(1.0);
 }
@@ -195,7 +294,7 @@ double Simulation<VS, Real, Model, Width>::mass() const {
 
 template <class VS, class Real, class Model, class Width>
 auto Simulation<VS, Real, Model, Width>::total_momentum() const -> std::array<double, D> {
-  const auto j = sum(momentum<VS>(f_));
+  const auto j = sum(momentum<VS>(populations()));
   std::array<double, D> out;
   for (int d = 0; d < D; ++d) out[d] = j.v[d];
   return out;

@@ -1,0 +1,159 @@
+#pragma once
+// The push statement: each element of a site's value goes to a neighbour.
+//
+//   push_in_place(f, e, {&d_0, &d_1, ...}):   f(x + d_k)[k] = e(x)[k]   for all x, k
+//
+// for a field f of vector sites (Vec: populations, spinor components), one
+// displacement per element (zero: the element stays at x). It is the
+// scatter that in-place lattice-Boltzmann streaming needs (the odd step of
+// the AA pattern writes population i to x + c_i, solvers/lbm/in_place_streaming.hpp).
+//
+// In place: e may read f, at x and at neighbours, and no fresh storage is
+// made. That is right when every site reads only locations it writes
+// itself, so no site reads what another has written: the caller's promise,
+// which the AA steps keep (each cell reads and writes the same Q
+// locations). The whole value of a site is computed before its first store.
+// A statement that breaks the promise gives an order-dependent result:
+// use assign (dsl/assign.hpp) for anything else.
+//
+// Lowering. The vector path stores an element that crosses a virtual-node
+// boundary with the inverse of the lane permutation a shift along d_k
+// applies; the per-lane path stores lane l where shift(f, d_k) would read it.
+// On a lattice spread over ranks an element bound for another block goes to
+// a halo record (the halo of d_k's table, all lanes per slot) and, once
+// every site is done, travels back along that halo's messages: the same
+// items as a shift along d_k uses, read backwards (the receiver of a shift's
+// message sends, its sender receives and stores at the item's source site).
+// Shifts that e reads are exchanged first, as in any statement.
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+
+#include "backends/backend.hpp"
+#include "backends/common/push_targets.hpp"
+#include "dsl/assign.hpp"
+#include "dsl/statement_plan.hpp"
+
+namespace latte {
+
+namespace push_detail {
+
+// Halo buffers of a push are kept apart from those of shifts along the same
+// displacement in the same statement (a shift's occurrences count from 0).
+inline constexpr int first_occurrence = 1 << 20;
+
+inline bool is_zero(const Coordinate& d) {
+  for (std::size_t k = 0; k < d.size(); ++k)
+    if (d[k] != 0) return false;
+  return true;
+}
+
+// Send each pushed element that lies in a halo record back to the rank that
+// owns its site, and store it there.
+template <class Backend, class Real, int K>
+void return_halos(const SiteLayout& layout, const std::array<const DisplacementTable*, K>& tables,
+                  const std::array<HaloBuffers*, K>& buffers, Real* field, int record_stride, int element_words,
+                  int nsimd) {
+  constexpr MemorySide side = Backend::memory_side;
+  const Communicator& comm = layout.decomposition().communicator();
+  Requests& requests = statement_requests();
+  const auto for_each_message = [&](auto&& body) {
+    for (int k = 0; k < K; ++k) {
+      if (!buffers[k]) continue;
+      const auto& messages = tables[k]->halo->messages;
+      for (std::size_t m = 0; m < messages.size(); ++m) body(k, m, messages[m]);
+    }
+  };
+  const auto tag = [](int k, std::size_t m) { return k * 128 + static_cast<int>(m); };
+  Backend::halo_begin();
+  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
+    if (message.to_self) return;
+    HaloPayload& payload = buffers[k]->receive[m];
+    comm.receive_async(payload.message_data(), payload.bytes(), message.destination_rank, tag(k, m), requests);
+  });
+  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
+    HaloPayload& payload = buffers[k]->send[m];
+    Backend::template return_halo<Real>(message.view(side), buffers[k]->records.data(side, Access::read),
+                                        payload.kernel_data(), element_words, nsimd);
+    if (!message.to_self) payload.stage_to_host();
+  });
+  Backend::halo_staged();
+  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
+    if (message.to_self) return;
+    HaloPayload& payload = buffers[k]->send[m];
+    comm.send_async(payload.message_data(), payload.bytes(), message.source_rank, tag(k, m), requests);
+    ++communication_counters().messages;
+    communication_counters().bytes += static_cast<std::int64_t>(payload.bytes());
+  });
+  ++communication_counters().exchanges;
+  requests.wait_all();
+  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
+    HaloPayload& payload = message.to_self ? buffers[k]->send[m] : buffers[k]->receive[m];
+    if (!message.to_self) payload.stage_to_device();
+    Backend::template deliver_halo<Real>(message.view(side), payload.kernel_data(),
+                                         field + static_cast<std::ptrdiff_t>(k) * element_words * nsimd,
+                                         record_stride, element_words, nsimd);
+  });
+  Backend::halo_end();
+}
+
+}  // namespace push_detail
+
+template <class Backend = backend::Default, class T, class W, class E, std::size_t K>
+void push_in_place(Lattice<T, W>& dst, const E& expression, const std::array<const Coordinate*, K>& displacements) {
+  static_assert(is_vec<T>::value, "Latte: push_in_place needs a field of vector sites (one displacement per element)");
+  static_assert(K == static_cast<std::size_t>(T::size), "Latte: push_in_place needs one displacement per element");
+  using Real = real_of_t<T>;
+  constexpr int N = Lattice<T, W>::nsimd;
+  constexpr int element_words = words_v<typename T::element_type>;
+  constexpr MemorySide side = Backend::memory_side;
+  const SiteLayout& layout = dst.layout();
+  if (layout.checkerboarded())
+    throw std::invalid_argument("Latte: push_in_place on a checkerboard (a push must stay on the sites it reads)");
+  const auto node = statement_node(dst, expression);
+
+  std::array<const DisplacementTable*, K> tables{};
+  std::array<HaloBuffers*, K> buffers{};
+  PushTargets<Real, static_cast<int>(K)> targets{};
+  for (std::size_t k = 0; k < K; ++k) {
+    const Coordinate& d = *displacements[k];
+    if (d.size() != static_cast<std::size_t>(layout.dimensions()))
+      throw std::invalid_argument("Latte: push_in_place displacement " + std::to_string(k) + " has " +
+                                  std::to_string(d.size()) + " components on a " +
+                                  std::to_string(layout.dimensions()) + "-dimensional lattice");
+    targets.table[k] = DisplacementView{nullptr, nullptr, nullptr, N};
+    targets.records[k] = nullptr;
+    if (push_detail::is_zero(d)) continue;
+    tables[k] = &layout.displacement(d);
+    targets.table[k] = FieldMemory::table_view(*tables[k], side);
+    if (tables[k]->halo) {
+      buffers[k] = &tables[k]->halo->buffers(sizeof(Real), element_words, N,
+                                             push_detail::first_occurrence + static_cast<int>(k));
+      targets.records[k] = static_cast<Real*>(buffers[k]->records.data(side, Access::read_write));
+    }
+  }
+
+  StatementPlan<Backend> plan(layout);
+  auto bound = lower_batches<Backend>(node);
+  bound.bind(plan);  // operands first: the destination is one of them
+  auto view = dst.node();
+  view.bind(side, Access::read_write);
+  bool any_halo = false;
+  for (const HaloBuffers* b : buffers) any_halo = any_halo || b;
+  const auto run = [&] {
+    plan.run([&](SiteRange sites) { Backend::push(view, bound, targets, sites); });
+    if (any_halo)
+      push_detail::return_halos<Backend, Real, static_cast<int>(K)>(layout, tables, buffers, view.data,
+                                                                     FieldView<T, N>::record_stride, element_words, N);
+  };
+  if (profile::listeners == 0) [[likely]] return run();
+  // The statement model of an assignment of the same value: each site's
+  // record written once, wherever its elements go.
+  profile::run_profiled<Backend>(
+      run, [&] { return statement_model(dst, node, AssignSet{}); },
+      [&] { return "push: " + statement_name(dst.storage_identity(), assignment_symbol<AssignSet>(), node); });
+}
+
+}  // namespace latte

@@ -1,0 +1,168 @@
+// In-place streaming (the AA pattern, solvers/lbm/in_place_streaming.hpp)
+// gives the two-lattice scheme's populations to round-off: D2Q9, D3Q19 and
+// D3Q27; periodic, with walls, a moving wall and a body force; BGK, TRT and
+// MRT; the vector and the per-lane lowering; after odd and even step counts
+// (the two in-place states), carrying on after populations() has put the
+// field in natural order; and with a velocity inlet and pressure outlet
+// applied between steps. From a random start, so every population matters.
+
+#include "solvers/lbm/open_boundaries.hpp"
+#include "solvers/lbm/simulation.hpp"
+#include "test_support.hpp"
+
+namespace latte::testing {
+namespace {
+
+using namespace latte::lbm;
+
+template <class Sim>
+void randomise(Sim& sim, const Geometry& g) {
+  typename Sim::ScalarField rho(g);
+  typename Sim::VectorField u(g);
+  typename Sim::PopulationField noise(g);
+  ParallelRng rng(42);
+  rng.uniform(rho, 0.95, 1.05);
+  rng.uniform(u, -0.03, 0.03);
+  rng.uniform(noise, -0.002, 0.002);
+  sim.populations() = equilibrium_of<typename Sim::velocity_set>(rho, u) + noise;
+}
+
+// A box whose top face moves, with an obstacle inside.
+template <class Sim>
+void add_walls(Sim& sim, const Geometry& g) {
+  constexpr int D = Sim::D;
+  typename Sim::Boundary b(g);
+  const int top = g.dims()[D - 1] - 1;
+  mark_solid(b, [&](const Coordinate& x) {
+    bool obstacle = true;
+    for (int d = 0; d < D; ++d) obstacle = obstacle && x[d] >= 3 && x[d] < 5;
+    return x[D - 1] == 0 || x[D - 1] == top || obstacle;
+  }, [&](const Coordinate& x) {
+    std::array<double, D> u{};
+    if (x[D - 1] == top) u[0] = 0.05;
+    return u;
+  });
+  sim.set_boundary(b);
+}
+
+// The two-lattice populations as in place shows them: solid cells at rest
+// with unit density (in place, a solid cell's record holds the populations
+// that bounce back from it, not populations of its own).
+template <class Sim>
+typename Sim::PopulationField as_in_place(const Sim& sim) {
+  typename Sim::PopulationField f(sim.geometry());
+  if (sim.boundary()) f = at_rest_on_solid<typename Sim::velocity_set>(sim.populations(), *sim.boundary());
+  else f = sim.populations();
+  return f;
+}
+
+struct Case {
+  bool walls = false;
+  bool forced = false;
+};
+
+template <class VS, class Model, class Real, class... Scheme>
+Simulation<VS, Real, Model> make_case(const Geometry& g, Case c, Scheme... scheme) {
+  Parameters p;
+  p.tau = 0.8;
+  if (c.forced) p.force = {2e-5, -1e-5, 1e-5};
+  Simulation<VS, Real, Model> sim(g, p, scheme...);
+  if (c.walls) add_walls(sim, g);
+  randomise(sim, g);
+  return sim;
+}
+
+template <class VS, class Model, class Real, class Backend = backend::Default>
+void expect_same_as_two_lattices(const Coordinate& dims, Case c, double tolerance) {
+  const Geometry g(dims);
+  auto two = make_case<VS, Model, Real>(g, c);
+  auto one = make_case<VS, Model, Real>(g, c, in_place_streaming);
+  ASSERT_TRUE(one.in_place());
+  EXPECT_EQ(one.population_bytes_per_cell(), 0.5 * two.population_bytes_per_cell());
+  const auto start = two.populations();
+  const std::string what = std::string(VS::name) + ' ' + Model::name + (c.walls ? " walls" : " periodic") +
+                           (c.forced ? " forced " : " ") + Backend::name;
+  // 7 steps end on a push step, 8 more on a local step; populations() in
+  // between puts the in-place field in natural order and the run carries on.
+  for (int steps : {7, 8}) {
+    two.template run<Backend>(steps);
+    one.template run<Backend>(steps);
+    EXPECT_TRUE(fields_near(one.populations(), as_in_place(two), tolerance)) << what << " after " << two.time();
+  }
+  EXPECT_GT(norm2(two.populations() - start), 1e-8) << what;  // the state moved well beyond the tolerance
+  const double mass = sum(density<VS>(as_in_place(two)));
+  EXPECT_NEAR(one.mass(), mass, 1e-12 * mass) << what;
+}
+
+TEST(LbmInPlace, D2Q9SameAsTwoLattices) {
+  for (const Case c : {Case{false, false}, Case{true, true}}) {
+    expect_same_as_two_lattices<D2Q9, Bgk, double>({16, 16}, c, 1e-14);
+    expect_same_as_two_lattices<D2Q9, Trt, double>({16, 16}, c, 1e-14);
+    expect_same_as_two_lattices<D2Q9, Mrt, double>({16, 16}, c, 1e-14);
+    expect_same_as_two_lattices<D2Q9, Trt, float>({16, 16}, c, 1e-6);
+    expect_same_as_two_lattices<D2Q9, Trt, double, backend::Simt>({16, 16}, c, 1e-14);
+  }
+}
+
+TEST(LbmInPlace, D3Q19SameAsTwoLattices) {
+  for (const Case c : {Case{false, false}, Case{true, true}}) {
+    expect_same_as_two_lattices<D3Q19, Bgk, double>({8, 8, 8}, c, 1e-14);
+    expect_same_as_two_lattices<D3Q19, Trt, float>({8, 8, 8}, c, 1e-6);
+    expect_same_as_two_lattices<D3Q19, Bgk, double, backend::Simt>({8, 8, 8}, c, 1e-14);
+  }
+}
+
+TEST(LbmInPlace, D3Q27SameAsTwoLattices) {
+  for (const Case c : {Case{false, false}, Case{true, true}}) {
+    expect_same_as_two_lattices<D3Q27, Bgk, double>({8, 8, 8}, c, 1e-14);
+    expect_same_as_two_lattices<D3Q27, Bgk, double, backend::Simt>({8, 8, 8}, c, 1e-14);
+  }
+}
+
+// A channel between walls with a velocity inlet and a pressure outlet
+// (open_boundaries.hpp) applied to populations() after every step.
+TEST(LbmInPlace, OpenBoundariesSameAsTwoLattices) {
+  using Sim = Simulation<D2Q9, double, Trt>;
+  const Geometry g({24, 12});
+  Sim::ScalarField x(g), inlet(g), outlet(g);
+  Sim::VectorField u_in(g), rho_out(g);
+  fill_coordinate(x, 0);
+  inlet = where(x < 0.5, 1.0, 0.0);
+  outlet = where(x > 22.5, 1.0, 0.0);
+  RealVector<double, 2> u, unit_density;
+  u.v[0] = 0.03;
+  u.v[1] = 0.0;
+  unit_density.v[0] = 1.0;
+  unit_density.v[1] = 0.0;
+  u_in = u;
+  rho_out = unit_density;
+  const auto channel = [&](auto... scheme) {
+    Sim sim = make_case<D2Q9, Trt, double>(g, Case{}, scheme...);
+    Sim::Boundary b(g);
+    mark_solid(b, [](const Coordinate& x) { return x[1] == 0 || x[1] == 11; });
+    sim.set_boundary(b);
+    return sim;
+  };
+  Sim two = channel(), one = channel(in_place_streaming);
+  for (int s = 0; s < 21; ++s) {
+    two.step();
+    two.populations() = velocity_inlet_pressure_outlet<D2Q9>(two.populations(), inlet, u_in, outlet, rho_out);
+    one.step();
+    one.populations() = velocity_inlet_pressure_outlet<D2Q9>(one.populations(), inlet, u_in, outlet, rho_out);
+  }
+  EXPECT_TRUE(fields_near(as_in_place(one), as_in_place(two), 1e-14));  // the masks write solid ghost cells too
+}
+
+TEST(LbmInPlace, CurvedWallsAskForTwoLattices) {
+  const Geometry g({16, 16});
+  Simulation<D2Q9, double, Bgk> sim(g, Parameters{}, in_place_streaming);
+  Simulation<D2Q9, double, Bgk>::Boundary b(g);
+  b = zero;
+  sim.set_boundary(b);
+  WallLinkField<D2Q9, double> links(g);
+  const std::string message = error_of<std::logic_error>([&] { sim.set_curved_walls(links); });
+  EXPECT_NE(message.find("curved walls need the two-lattice scheme"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace latte::testing
