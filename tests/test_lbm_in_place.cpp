@@ -6,6 +6,10 @@
 // field in natural order; and with a velocity inlet and pressure outlet
 // applied between steps. From a random start, so every population matters.
 
+#include <filesystem>
+#include <unistd.h>
+
+#include "solvers/lbm/checkpoint.hpp"
 #include "solvers/lbm/open_boundaries.hpp"
 #include "solvers/lbm/simulation.hpp"
 #include "test_support.hpp"
@@ -61,27 +65,28 @@ struct Case {
   bool forced = false;
 };
 
-template <class VS, class Model, class Real, class... Scheme>
-Simulation<VS, Real, Model> make_case(const Geometry& g, Case c, Scheme... scheme) {
+template <class VS, class Model, class Real, class Width = VectorWidth, class... Scheme>
+Simulation<VS, Real, Model, Width> make_case(const Geometry& g, Case c, Scheme... scheme) {
   Parameters p;
   p.tau = 0.8;
   if (c.forced) p.force = {2e-5, -1e-5, 1e-5};
-  Simulation<VS, Real, Model> sim(g, p, scheme...);
+  Simulation<VS, Real, Model, Width> sim(g, p, scheme...);
   if (c.walls) add_walls(sim, g);
   randomise(sim, g);
   return sim;
 }
 
-template <class VS, class Model, class Real, class Backend = backend::Default>
+template <class VS, class Model, class Real, class Backend = backend::Default, class Width = VectorWidth>
 void expect_same_as_two_lattices(const Coordinate& dims, Case c, double tolerance) {
   const Geometry g(dims);
-  auto two = make_case<VS, Model, Real>(g, c);
-  auto one = make_case<VS, Model, Real>(g, c, in_place_streaming);
+  auto two = make_case<VS, Model, Real, Width>(g, c);
+  auto one = make_case<VS, Model, Real, Width>(g, c, in_place_streaming);
   ASSERT_TRUE(one.in_place());
   EXPECT_EQ(one.population_bytes_per_cell(), 0.5 * two.population_bytes_per_cell());
   const auto start = two.populations();
   const std::string what = std::string(VS::name) + ' ' + Model::name + (c.walls ? " walls" : " periodic") +
-                           (c.forced ? " forced " : " ") + Backend::name;
+                           (c.forced ? " forced " : " ") + Backend::name + " nsimd " +
+                           std::to_string(decltype(one)::PopulationField::nsimd);
   // 7 steps end on a push step, 8 more on a local step; populations() in
   // between puts the in-place field in natural order and the run carries on.
   for (int steps : {7, 8}) {
@@ -109,6 +114,7 @@ TEST(LbmInPlace, D3Q19SameAsTwoLattices) {
     expect_same_as_two_lattices<D3Q19, Bgk, double>({8, 8, 8}, c, 1e-14);
     expect_same_as_two_lattices<D3Q19, Trt, float>({8, 8, 8}, c, 1e-6);
     expect_same_as_two_lattices<D3Q19, Bgk, double, backend::Simt>({8, 8, 8}, c, 1e-14);
+    expect_same_as_two_lattices<D3Q19, Bgk, double, backend::Default, ScalarWidth>({8, 8, 8}, c, 1e-14);
   }
 }
 
@@ -137,7 +143,7 @@ TEST(LbmInPlace, OpenBoundariesSameAsTwoLattices) {
   u_in = u;
   rho_out = unit_density;
   const auto channel = [&](auto... scheme) {
-    Sim sim = make_case<D2Q9, Trt, double>(g, Case{}, scheme...);
+    Sim sim = make_case<D2Q9, Trt, double, VectorWidth>(g, Case{}, scheme...);
     Sim::Boundary b(g);
     mark_solid(b, [](const Coordinate& x) { return x[1] == 0 || x[1] == 11; });
     sim.set_boundary(b);
@@ -151,6 +157,31 @@ TEST(LbmInPlace, OpenBoundariesSameAsTwoLattices) {
     one.populations() = velocity_inlet_pressure_outlet<D2Q9>(one.populations(), inlet, u_in, outlet, rho_out);
   }
   EXPECT_TRUE(fields_near(as_in_place(one), as_in_place(two), 1e-14));  // the masks write solid ghost cells too
+}
+
+// A checkpoint holds natural order whichever scheme wrote it: an in-place
+// run resumes bit for bit from its own, after an odd step count (the
+// pushed state), and a two-lattice run resumes from it too.
+TEST(LbmInPlace, CheckpointsResumeEitherScheme) {
+  using Sim = Simulation<D2Q9, double, Trt>;
+  const Geometry g({16, 16});
+  const Case walls{true, true};
+  Sim uninterrupted = make_case<D2Q9, Trt, double, VectorWidth>(g, walls, in_place_streaming);
+  Sim first = make_case<D2Q9, Trt, double, VectorWidth>(g, walls, in_place_streaming);
+  Sim resumed = make_case<D2Q9, Trt, double, VectorWidth>(g, walls, in_place_streaming);
+  Sim two = make_case<D2Q9, Trt, double>(g, walls);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("latte_in_place_" + std::to_string(::getpid()) + ".chk")).string();
+  first.run(25);
+  write_checkpoint(first, path);
+  read_checkpoint(resumed, path);
+  read_checkpoint(two, path);
+  std::filesystem::remove(path);
+  resumed.run(35);
+  two.run(35);
+  uninterrupted.run(60);
+  EXPECT_TRUE(fields_near(resumed.populations(), uninterrupted.populations(), 0.0));
+  EXPECT_TRUE(fields_near(as_in_place(two), uninterrupted.populations(), 1e-14));
 }
 
 TEST(LbmInPlace, CurvedWallsAskForTwoLattices) {
