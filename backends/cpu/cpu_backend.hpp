@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/host_push_halo.hpp"
 #include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
@@ -145,17 +146,12 @@ struct Cpu {
   // face take part: per item, lane by lane.
   template <class Real>
   static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
-    const Real* in = static_cast<const Real*>(records);
-    Real* out = static_cast<Real*>(payload);
-    parallel_for(items.items, [=](std::int64_t i) { lane::return_item(items.item[i], i, in, out, words, nsimd); });
+    host::return_halo<Real>(items, records, payload, words, nsimd);
   }
   template <class Real>
   static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
                            int nsimd) {
-    const Real* in = static_cast<const Real*>(payload);
-    Real* out = static_cast<Real*>(field);
-    parallel_for(items.items,
-                 [=](std::int64_t i) { lane::deliver_item(items.item[i], i, in, out, record_stride, words, nsimd); });
+    host::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd);
   }
 
   // The accumulators (one per leaf) of a reduction of values of type Value.

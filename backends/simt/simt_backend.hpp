@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backends/common/host_push_halo.hpp"
 #include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
@@ -67,17 +68,12 @@ struct Simt {
 
   template <class Real>
   static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
-    const Real* in = static_cast<const Real*>(records);
-    Real* out = static_cast<Real*>(payload);
-    parallel_for(items.items, [=](std::int64_t i) { lane::return_item(items.item[i], i, in, out, words, nsimd); });
+    host::return_halo<Real>(items, records, payload, words, nsimd);
   }
   template <class Real>
   static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
                            int nsimd) {
-    const Real* in = static_cast<const Real*>(payload);
-    Real* out = static_cast<Real*>(field);
-    parallel_for(items.items,
-                 [=](std::int64_t i) { lane::deliver_item(items.item[i], i, in, out, record_stride, words, nsimd); });
+    host::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd);
   }
 
   template <class Real>
