@@ -51,32 +51,15 @@ LATTE_INLINE Populations<V, VS::q> swapped(const Populations<V, VS::q>& p) {
 }
 
 // f*_i(x - c_i) from a field in the swapped state: element opp(i) of x - c_i.
-template <class VS, int I, class F>
-auto streamed_from_swapped(const F& f) {
-  constexpr int O = VS::opposite[I];
-  if constexpr (is_rest_velocity<VS, I>()) return element<O>(f);
-  else return shift(element<O>(f), along_velocity<VS, I, -1>());
-}
 template <class VS, class F>
 auto streamed_from_swapped_populations(const F& f) {
-  using P = Populations<typename F::real_type, VS::q>;
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return pack<P>(streamed_from_swapped<VS, static_cast<int>(I)>(f)...);
-  }(std::make_index_sequence<VS::q>{});
+  return populations_along<VS, -1, true>(f);
 }
 
 // f*_i(x) from a field in the pushed state: element i of x + c_i.
-template <class VS, int I, class F>
-auto post_collision_from_pushed(const F& f) {
-  if constexpr (is_rest_velocity<VS, I>()) return element<I>(f);
-  else return shift(element<I>(f), along_velocity<VS, I, +1>());
-}
 template <class VS, class F>
 auto natural_from_pushed(const F& f) {
-  using P = Populations<typename F::real_type, VS::q>;
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return pack<P>(post_collision_from_pushed<VS, static_cast<int>(I)>(f)...);
-  }(std::make_index_sequence<VS::q>{});
+  return populations_along<VS, +1, false>(f);
 }
 
 // Where a push step sends population i: x + c_i.

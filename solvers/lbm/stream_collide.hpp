@@ -47,20 +47,27 @@ const Coordinate& along_velocity() {
   return d;
 }
 
-// f_I(x - c_I): the population streamed into x along c_I.
-template <class VS, int I, class F>
-auto streamed(const F& f) {
-  if constexpr (is_rest_velocity<VS, I>()) return element<I>(f);
-  else return shift(element<I>(f), along_velocity<VS, I, -1>());
+// For every I, element I of f (element opp(I) where Opposite: a field that
+// holds its populations swapped, in_place_streaming.hpp) at x + Sign c_I,
+// as one Populations-valued expression.
+template <class VS, int I, int Sign, bool Opposite, class F>
+auto element_along(const F& f) {
+  constexpr int slot = Opposite ? VS::opposite[I] : I;
+  if constexpr (is_rest_velocity<VS, I>()) return element<slot>(f);
+  else return shift(element<slot>(f), along_velocity<VS, I, Sign>());
 }
-
-// All Q streamed populations as one Populations-valued expression.
-template <class VS, class F>
-auto streamed_populations(const F& f) {
+template <class VS, int Sign, bool Opposite, class F>
+auto populations_along(const F& f) {
   using P = Populations<typename F::real_type, VS::q>;
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return pack<P>(streamed<VS, static_cast<int>(I)>(f)...);
+    return pack<P>(element_along<VS, static_cast<int>(I), Sign, Opposite>(f)...);
   }(std::make_index_sequence<VS::q>{});
+}
+
+// All Q streamed populations f_I(x - c_I), the ones streamed into x.
+template <class VS, class F>
+auto streamed_populations(const F& f) {
+  return populations_along<VS, -1, false>(f);
 }
 
 // The values of a field at x + Sign * c_i for every i, as one Vec of Q
