@@ -16,6 +16,9 @@
 // is one pair of steps.
 // Flops are the collision's arithmetic as its code does it (counted, not
 // estimated: dsl/flop_count.hpp).
+// In place, a yardstick line follows each in-place line on one rank: the
+// same pair of steps' memory traffic without the collision
+// (bench/lbm_access_pattern.hpp), with each step alone as a fraction of STREAM.
 // How figures are taken (best of N, STREAM interleaved) is in bench/session.hpp.
 
 #include <cctype>
@@ -27,6 +30,7 @@
 
 #include "bench/derived_model.hpp"
 #include "bench/halo_traffic.hpp"
+#include "bench/lbm_access_pattern.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
 #include "examples/command_line.hpp"
@@ -109,7 +113,43 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session, Scheme...
   // In place, the push step sends them there and back, the local step none.
   static_for<VS::q>([&](auto i) { halo_model += bench::halo_sites(geometry, along_velocity<VS, i, -1>()) * sizeof(Real); });
   bench::record_halo_traffic(result, session, geometry, halo_model * steps_per_call, timing, kernel);
+#if defined(LATTE_BACKEND_CUDA)
   session.record(result, timing);
+#else
+  // The yardstick (plain CPU loops, one rank's lattice only): the same pair
+  // of steps' memory traffic without the collision, in a field of its own.
+  if (!in_place || geometry.decomposition().any_communication()) {
+    session.record(result, timing);
+    return;
+  }
+  typename decltype(sim)::PopulationField moved(geometry);
+  const bench::InPlaceAccessPattern<VS, decltype(moved)> pattern(moved);
+  const bench::Timing pair = session.time([&] {
+    pattern.push_step();
+    pattern.local_step();
+  });
+  const bench::Timing push = session.time([&] { pattern.push_step(); });
+  const bench::Timing local = session.time([&] { pattern.local_step(); });
+  result.extra["dsl_time_over_access_pattern"] = timing.seconds / pair.seconds;
+  session.record(result, timing);
+  result.extra.erase("dsl_time_over_access_pattern");
+  for (const char* key : {"halo_bytes_per_call", "halo_messages_per_call", "halo_bytes_per_call_model",
+                          "communication_seconds_per_call", "communication_wait_seconds_per_call",
+                          "overlap_efficiency", "relative_mass_drift"})
+    result.extra.erase(key);
+  result.bench += "_access_pattern_yardstick";
+  result.backend = "plain-omp";
+  // Each step alone, as a fraction of the interleaved triad: which of the
+  // two steps the pattern makes slow.
+  const double bytes_per_step = model.bytes / steps_per_call;
+  if (push.stream_triad_gbytes_per_s > 0 && local.stream_triad_gbytes_per_s > 0) {
+    result.extra["push_step_fraction_of_stream"] =
+        bytes_per_step / push.seconds * 1e-9 / push.stream_triad_gbytes_per_s;
+    result.extra["local_step_fraction_of_stream"] =
+        bytes_per_step / local.seconds * 1e-9 / local.stream_triad_gbytes_per_s;
+  }
+  session.record(result, pair);
+#endif
 }
 
 template <class VS, class Model>
