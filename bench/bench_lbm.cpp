@@ -30,7 +30,10 @@
 
 #include "bench/derived_model.hpp"
 #include "bench/halo_traffic.hpp"
+// The yardstick is CPU code (SIMD vectors): not on the cuda backend.
+#if !defined(LATTE_BACKEND_CUDA)
 #include "bench/lbm_access_pattern.hpp"
+#endif
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
 #include "examples/command_line.hpp"
