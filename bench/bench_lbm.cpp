@@ -142,6 +142,7 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session, Scheme...
     result.extra.erase(key);
   result.bench += "_access_pattern_yardstick";
   result.backend = "plain-omp";
+  result.extra["mlups"] = updates / pair.seconds * 1e-6;
   // Each step alone, as a fraction of the interleaved triad: which of the
   // two steps the pattern makes slow.
   const double bytes_per_step = model.bytes / steps_per_call;

@@ -21,11 +21,17 @@
 namespace latte {
 
 // A kernel-side view of a table: three raw pointers, trivially copyable.
+// interior_regular: at every interior outer site of the layout
+// (SiteLayout::interior_sites) the neighbour is o + interior_offset, with
+// no permutation and no halo, so a loop that knows it is at such a site
+// can skip both tables (backends/cpu/cpu_backend.hpp).
 struct DisplacementView {
   const std::int32_t* neighbour;
   const std::uint8_t* permutation;
   const std::int32_t* lane_sources;
   int nsimd;
+  bool interior_regular = false;
+  std::int64_t interior_offset = 0;
 
   LATTE_INLINE const std::int32_t* lane_map(int p) const { return lane_sources + p * nsimd; }
 };
@@ -44,6 +50,9 @@ struct DisplacementTable {
   std::vector<std::int32_t> lane_sources;  // permutation p, lane l -> source lane at [p * nsimd + l]
   int nsimd = 1;
   std::shared_ptr<const HaloExchange> halo;  // null when every neighbour is local
+  // Set, and checked against the tables, by SiteLayout::displacement.
+  bool interior_regular = false;
+  std::int64_t interior_offset = 0;
 
   // A copy in accelerator memory, made by the backend that needs one the
   // first time a statement uses this table there, and freed with the table.
@@ -53,7 +62,9 @@ struct DisplacementTable {
 
   int permutations() const { return static_cast<int>(lane_sources.size()) / nsimd; }
   const std::int32_t* lane_map(int p) const { return lane_sources.data() + static_cast<std::size_t>(p) * nsimd; }
-  DisplacementView host_view() const { return {neighbour.data(), permutation.data(), lane_sources.data(), nsimd}; }
+  DisplacementView host_view() const {
+    return {neighbour.data(), permutation.data(), lane_sources.data(), nsimd, interior_regular, interior_offset};
+  }
 };
 
 }  // namespace latte

@@ -149,6 +149,13 @@ class SiteLayout {
   // shifted(d): built once and cached.
   const DisplacementTable& displacement(const Coordinate& d) const;
 
+  // Per outer site, 1 where the site is interior: no reduced coordinate on
+  // the first or last plane of its dimension, so a step of at most one site
+  // along every dimension stays within the same lanes of this rank's block
+  // (no virtual-node crossing, no halo, no wrap-around). Null on a
+  // checkerboard, whose neighbours are not a fixed offset away. Built once.
+  const std::uint8_t* interior_sites() const;
+
   // The same for a unit step (step = +1 or -1) along mu, found without
   // making a displacement vector.
   const DisplacementTable& unit_displacement(int mu, int step) const;
@@ -167,6 +174,9 @@ class SiteLayout {
   // Add the lane map "lane xl reads lane (xl + lane_shift) mod simd_layout".
   int append_lane_map(DisplacementTable& table, const Coordinate& lane_shift) const;
 
+  // Set table.interior_regular and interior_offset where they hold (below).
+  void mark_interior_offset(DisplacementTable& table, const Coordinate& d) const;
+
  private:
   std::string extents_text() const;
 
@@ -180,6 +190,8 @@ class SiteLayout {
   int nsimd_ = 1;
   std::int64_t outer_volume_ = 1;
   mutable std::mutex mutex_;
+  mutable std::once_flag interior_once_;
+  mutable std::vector<std::uint8_t> interior_;
   mutable std::map<Coordinate, std::unique_ptr<DisplacementTable>> tables_;
   mutable std::map<const SiteLayout*, std::unique_ptr<DisplacementTable>> gathers_;
   mutable std::vector<const DisplacementTable*> unit_tables_;
@@ -241,10 +253,47 @@ LATTE_RUNTIME_INLINE const DisplacementTable& SiteLayout::displacement(const Coo
     throw LayoutError("Latte: displacement " + to_string(d) + " does not match the lattice " + describe());
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = tables_[d];
-  if (!slot)
+  if (!slot) {
     slot = checkerboarded() || decomposition_->any_communication() ? build_gather_table(*this, shifted(d), d)
                                                                    : build_regular_table(*this, d);
+    mark_interior_offset(*slot, d);
+  }
   return *slot;
+}
+
+LATTE_RUNTIME_INLINE const std::uint8_t* SiteLayout::interior_sites() const {
+  if (checkerboarded()) return nullptr;
+  std::call_once(interior_once_, [&] {
+    interior_.assign(static_cast<std::size_t>(outer_volume_), 0);
+    for (std::int64_t o = 0; o < outer_volume_; ++o) {
+      const Coordinate h = coordinate_from_index(o, reduced_);
+      bool inside = true;
+      for (std::size_t mu = 0; mu < h.size(); ++mu) inside = inside && h[mu] >= 1 && h[mu] <= reduced_[mu] - 2;
+      interior_[static_cast<std::size_t>(o)] = inside ? 1 : 0;
+    }
+  });
+  return interior_.data();
+}
+
+// A step of at most one site along each dimension, on the whole lattice:
+// at interior sites its neighbour is the fixed offset the outer index
+// strides give. The table built the general way must agree at every one of
+// them, or the fast path stays off for it.
+LATTE_RUNTIME_INLINE void SiteLayout::mark_interior_offset(DisplacementTable& table, const Coordinate& d) const {
+  if (checkerboarded()) return;
+  std::int64_t offset = 0, stride = 1;
+  for (std::size_t mu = 0; mu < d.size(); ++mu) {
+    if (d[mu] < -1 || d[mu] > 1) return;
+    offset += d[mu] * stride;
+    stride *= reduced_[mu];
+  }
+  const std::uint8_t* interior = interior_sites();
+  for (std::int64_t o = 0; o < outer_volume_; ++o)
+    if (interior[o] && (table.neighbour[static_cast<std::size_t>(o)] != o + offset ||
+                        table.permutation[static_cast<std::size_t>(o)] != 0))
+      return;
+  table.interior_offset = offset;
+  table.interior_regular = true;
 }
 
 LATTE_RUNTIME_INLINE const DisplacementTable& SiteLayout::unit_displacement(int mu, int step) const {

@@ -20,6 +20,10 @@ struct VectorSite {
   using real_type = Real;
   using ops_type = VectorOps;
   std::int64_t outer;
+  // An interior outer site (SiteLayout::interior_sites): shifts by one step
+  // whose table is interior_regular need not read their tables. Set only by
+  // the CPU loops over a statement's sites; false is always correct.
+  bool interior = false;
 
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
 

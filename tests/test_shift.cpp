@@ -166,5 +166,40 @@ TEST(Shift, ShiftingTheDestinationIsHandled) {
   }, 1e-15));
 }
 
+// Interior sites (every reduced coordinate off the first and last plane)
+// read one-step neighbours at a fixed offset without the tables
+// (VectorSite::interior). The lattices above are mostly too small to have
+// any; these have several per dimension in both precisions, and the shifts
+// must still equal peek exactly, interior and boundary alike.
+template <class Real>
+void interior_sites_skip_the_tables(const Coordinate& dims) {
+  ShiftFixture<Real> fixture(dims);
+  const SiteLayout& layout = fixture.f.layout();
+  const Coordinate& reduced = layout.reduced_dims();
+  std::int64_t expected_interior = 1;
+  for (int r : reduced) expected_interior *= r > 2 ? r - 2 : 0;
+  ASSERT_GT(expected_interior, 0) << "premise: the lattice " << to_string(dims) << " has interior outer sites";
+  const std::uint8_t* interior = layout.interior_sites();
+  ASSERT_NE(interior, nullptr);
+  std::int64_t counted = 0;
+  for (std::int64_t o = 0; o < layout.outer_volume(); ++o) counted += interior[o];
+  EXPECT_EQ(counted, expected_interior);
+  for (int cx = -1; cx <= 1; ++cx)
+    for (int cy = -1; cy <= 1; ++cy)
+      for (int cz = -1; cz <= 1; ++cz) {
+        const Coordinate d{cx, cy, cz};
+        const DisplacementTable& table = layout.displacement(d);
+        EXPECT_TRUE(table.interior_regular) << "displacement " << to_string(d);
+        EXPECT_EQ(table.interior_offset, cx + reduced[0] * (cy + reduced[1] * cz)) << "displacement " << to_string(d);
+        fixture.expect_shift(d);
+      }
+  EXPECT_FALSE(layout.displacement({2, 0, 0}).interior_regular) << "two steps may leave the interior";
+  fixture.expect_shift({2, 0, -1});
+  EXPECT_EQ(layout.checkerboard(Parity::even).interior_sites(), nullptr) << "a checkerboard has no fixed offsets";
+}
+
+TEST(Shift, InteriorSitesSkipTheTablesDouble) { interior_sites_skip_the_tables<double>({12, 12, 16}); }
+TEST(Shift, InteriorSitesSkipTheTablesFloat) { interior_sites_skip_the_tables<float>({12, 12, 16}); }
+
 }  // namespace
 }  // namespace latte::testing

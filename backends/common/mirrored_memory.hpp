@@ -111,7 +111,8 @@ class MirroredMemory {
     Device::copy_to_device(block + lanes_at, table.lane_sources.data(), n_lanes, "copying to the device ", what);
     table.device_view = {reinterpret_cast<const std::int32_t*>(block),
                          reinterpret_cast<const std::uint8_t*>(block + n_neighbour),
-                         reinterpret_cast<const std::int32_t*>(block + lanes_at), table.nsimd};
+                         reinterpret_cast<const std::int32_t*>(block + lanes_at), table.nsimd,
+                         table.interior_regular, table.interior_offset};
   }
 
   std::size_t bytes_ = 0;

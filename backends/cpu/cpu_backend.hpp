@@ -72,6 +72,13 @@ struct Cpu {
 
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
+  // Outer site o, marked interior from the destination layout's flags (null
+  // on a checkerboard: never interior).
+  template <class S>
+  LATTE_INLINE static S site(std::int64_t o, const std::uint8_t* interior) {
+    return S{o, interior != nullptr && interior[o] != 0};
+  }
+
   template <class T, int N, class E, class Op>
   static void assign(const FieldView<T, N>& dst, const E& e, Op, SiteRange sites) {
     using S = Site<real_of_t<T>, N>;
@@ -81,10 +88,11 @@ struct Cpu {
     // not prefetch the lines they replace). A smaller result stays in cache
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
-      const S s{sites[i]};
+      const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
-        const S next{sites[i + prefetch_distance]};
+        const S next = site<S>(sites[i + prefetch_distance], interior);
         e.prefetch(next);
         if (!streaming) dst.prefetch(next);
       }
@@ -114,9 +122,10 @@ struct Cpu {
     constexpr std::int64_t record_stride = FieldView<T, N>::record_stride;
     const std::int64_t count = sites.count;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - push_prefetch_distance : 0;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
-      const S s{sites[i]};
-      if (i < prefetch_end) e.prefetch(S{sites[i + push_prefetch_distance]});
+      const S s = site<S>(sites[i], interior);
+      if (i < prefetch_end) e.prefetch(site<S>(sites[i + push_prefetch_distance], interior));
       const Value value = e.eval(s);
       const auto store_element = [&](auto k) LATTE_LAMBDA {
         const DisplacementView& t = to.table[k];
@@ -124,6 +133,8 @@ struct Cpu {
         Real* out;
         if (!t.neighbour) {
           out = dst.data + s.outer * record_stride + k * element_words * N;
+        } else if (s.interior && t.interior_regular) {
+          out = dst.data + (s.outer + t.interior_offset) * record_stride + k * element_words * N;
         } else {
           const int p = t.permutation[s.outer];
           const std::int64_t n = t.neighbour[s.outer];
@@ -193,10 +204,11 @@ struct Cpu {
     using S = Site<real_of_t<T>, N>;
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? sites.count - prefetch_distance : 0;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
-      const S s{sites[i]};
+      const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
-        const S next{sites[i + prefetch_distance]};
+        const S next = site<S>(sites[i + prefetch_distance], interior);
         e.prefetch(next);
         dst.prefetch(next);
       }
