@@ -23,6 +23,9 @@
 #include "backends/common/parallel.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
+#include "lattice/coordinate.hpp"
+#include "lattice/displacement_table.hpp"
+#include "lattice/memory_side.hpp"
 #include "solvers/lbm/equilibrium.hpp"  // lbm::static_for
 #include "solvers/lbm/velocity_sets.hpp"
 
