@@ -136,10 +136,8 @@ void run_lbm(const std::vector<int>& extents, bench::Session& session, Scheme...
   result.extra["dsl_time_over_access_pattern"] = timing.seconds / pair.seconds;
   session.record(result, timing);
   result.extra.erase("dsl_time_over_access_pattern");
-  for (const char* key : {"halo_bytes_per_call", "halo_messages_per_call", "halo_bytes_per_call_model",
-                          "communication_seconds_per_call", "communication_wait_seconds_per_call",
-                          "overlap_efficiency", "relative_mass_drift"})
-    result.extra.erase(key);
+  bench::forget_halo_traffic(result);
+  result.extra.erase("relative_mass_drift");
   result.bench += "_access_pattern_yardstick";
   result.backend = "plain-omp";
   result.extra["mlups"] = updates / pair.seconds * 1e-6;

@@ -127,9 +127,7 @@ void run_dslash(const Geometry& geometry, bench::Session& session) {
   result.backend = "plain-omp";
   result.extra.erase("hand_written_seconds");
   result.extra.erase("dsl_time_over_hand_written");
-  for (const char* key : {"halo_bytes_per_call", "halo_messages_per_call", "halo_bytes_per_call_model",
-                          "communication_seconds_per_call", "communication_wait_seconds_per_call", "overlap_efficiency"})
-    result.extra.erase(key);
+  bench::forget_halo_traffic(result);
   session.record(result, hand);
 
   const bench::Timing pattern = session.time([&] { bench::dslash_access_pattern(chi_hand, U, psi); });

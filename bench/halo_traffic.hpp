@@ -117,4 +117,13 @@ inline Geometry scaled_geometry(const Coordinate& extents, const std::string& sc
   return Geometry(global, options);
 }
 
+// Removes what record_halo_traffic added about the kernel's communication
+// and its timing, for a line of a plain-loop yardstick that sends nothing.
+inline void forget_halo_traffic(Result& result) {
+  for (const char* key : {"halo_bytes_per_call", "halo_messages_per_call", "halo_bytes_per_call_model",
+                          "communication_seconds_per_call", "communication_wait_seconds_per_call",
+                          "overlap_efficiency"})
+    result.extra.erase(key);
+}
+
 }  // namespace latte::bench

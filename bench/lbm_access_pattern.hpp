@@ -23,11 +23,10 @@
 #include "backends/common/parallel.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
-#include "lattice/coordinate.hpp"
 #include "lattice/displacement_table.hpp"
 #include "lattice/memory_side.hpp"
 #include "solvers/lbm/equilibrium.hpp"  // lbm::static_for
-#include "solvers/lbm/velocity_sets.hpp"
+#include "solvers/lbm/in_place_streaming.hpp"  // lbm::downstream_displacements
 
 namespace latte::bench {
 
@@ -42,11 +41,7 @@ class InPlaceAccessPattern {
   explicit InPlaceAccessPattern(Field& field)
       : records_(reinterpret_cast<V*>(field.host_view(Access::read_write).data)),
         outer_(field.layout().outer_volume()) {
-    lbm::static_for<q>([&](auto k) {
-      Coordinate c(VS::d);
-      for (int mu = 0; mu < VS::d; ++mu) c[mu] = VS::c[k][mu];
-      downstream_[k] = &field.layout().displacement(c);
-    });
+    for (int k = 0; k < q; ++k) downstream_[k] = &field.layout().displacement(*lbm::downstream_displacements<VS>()[k]);
   }
 
   void push_step() const {
