@@ -180,15 +180,34 @@ LATTE_INLINE Populations<V, VS::q> collide(const Populations<V, VS::q>& f, const
   if constexpr (std::is_same_v<Model, Mrt>) {
     out = detail::collide_mrt<VS, Forced>(f, m.rho, u, base, uF, params);
   } else if constexpr (std::is_same_v<Model, Bgk>) {
+    // Pairs (i, opp i) share c_i.u and the even part of omega f^eq, and
+    // omega w_i rho is one product per distinct weight: about 5 operations
+    // per population instead of 10, which is what lets the collision keep
+    // up with memory at 4 lanes (AVX2). The pair is taken from the member
+    // whose first non-zero velocity component is +1, so that c_i.u needs
+    // no negation.
     const V keep = V(1.0) - omega;
     const V source_weight = V(1.0) - V(0.5) * omega;
+    const V omega_rho = omega * m.rho;
     static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-      V even, odd;
-      equilibrium_parts<VS, i>(m.rho, u, base, even, odd);
-      V value = keep * f.v[i] + omega * (even + odd);
-      if constexpr (Forced) value = value + source_weight * detail::guo_source<VS, i>(u, params, uF);
-      out.v[i] = value;
+      constexpr int o = VS::opposite[i];
+      constexpr int first = first_nonzero_component<VS, i>();
+      constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
+      if constexpr (i == o) {
+        out.v[i] = keep * f.v[i] + V(weight) * omega_rho * base;
+      } else if constexpr (VS::c[i][first] == 1) {
+        const V cu = dot_c<VS, i, V>(u);
+        const V scale = V(weight) * omega_rho;
+        const V even = scale * (base + V(4.5) * cu * cu);
+        const V odd = scale * (V(3.0) * cu);
+        out.v[i] = keep * f.v[i] + (even + odd);
+        out.v[o] = keep * f.v[o] + (even - odd);
+      }
     });
+    if constexpr (Forced)
+      static_for<VS::q>([&](auto i) LATTE_LAMBDA {
+        out.v[i] = out.v[i] + source_weight * detail::guo_source<VS, i>(u, params, uF);
+      });
   } else {
     static_assert(std::is_same_v<Model, Trt>, "lbm: the collision model is Bgk, Trt or Mrt");
     const V omega_minus = params.v[omega_minus_entry];

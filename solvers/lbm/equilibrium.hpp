@@ -25,16 +25,31 @@ LATTE_INLINE void static_for(Body&& body) {
   }(std::make_index_sequence<N>{});
 }
 
-// sum_d c_id a_d with the compile-time c_i: only additions and subtractions.
+// The first d with c_id != 0 (d for the rest velocity).
+template <class VS, int I>
+constexpr int first_nonzero_component() {
+  for (int d = 0; d < VS::d; ++d)
+    if (VS::c[I][d] != 0) return d;
+  return VS::d;
+}
+
+// sum_d c_id a_d with the compile-time c_i: only additions and subtractions,
+// starting from the first non-zero term (0 + x is not folded: it is not x
+// when x = -0, so a sum started from zero would cost an addition).
 template <class VS, int I, class V, class A>
 LATTE_INLINE V dot_c(const A& a) {
-  V sum = V(0.0);
-  static_for<VS::d>([&](auto d) LATTE_LAMBDA {
-    constexpr int cd = VS::c[I][d];
-    if constexpr (cd == 1) sum = sum + a[d];
-    else if constexpr (cd == -1) sum = sum - a[d];
-  });
-  return sum;
+  constexpr int first = first_nonzero_component<VS, I>();
+  if constexpr (first == VS::d) {
+    return V(0.0);
+  } else {
+    V sum = VS::c[I][first] == 1 ? V(a[first]) : negated(V(a[first]));
+    static_for<VS::d>([&](auto d) LATTE_LAMBDA {
+      constexpr int cd = VS::c[I][d];
+      if constexpr (d > first && cd == 1) sum = sum + a[d];
+      else if constexpr (d > first && cd == -1) sum = sum - a[d];
+    });
+    return sum;
+  }
 }
 
 template <class V, int D>
