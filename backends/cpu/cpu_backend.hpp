@@ -5,6 +5,7 @@
 // lanes only at the end of a block. The contract every backend meets is
 // written in backends/backend_contract.hpp.
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -72,8 +73,9 @@ struct Cpu {
 
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
-  // Outer site o, marked interior from the destination layout's flags (null
-  // on a checkerboard: never interior).
+  // Outer site o, marked interior from the flags its statement's plan passes
+  // (SiteRange::interior; null on a checkerboard or where some shift's
+  // table is not interior_regular: never interior).
   template <class S>
   LATTE_INLINE static S site(std::int64_t o, const std::uint8_t* interior) {
     return S{o, interior != nullptr && interior[o] != 0};
@@ -88,7 +90,7 @@ struct Cpu {
     // not prefetch the lines they replace). A smaller result stays in cache
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
-    const std::uint8_t* interior = dst.site_layout->interior_sites();
+    const std::uint8_t* interior = sites.interior;
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
@@ -122,19 +124,39 @@ struct Cpu {
     constexpr std::int64_t record_stride = FieldView<T, N>::record_stride;
     const std::int64_t count = sites.count;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - push_prefetch_distance : 0;
-    const std::uint8_t* interior = dst.site_layout->interior_sites();
+    const std::uint8_t* interior = sites.interior;
+    // At an interior site every element's target is a fixed distance from
+    // the site's own record when every target table is interior_regular (or
+    // the element stays put): one precomputed offset per element, instead
+    // of two table reads and two tests per element.
+    std::array<std::int64_t, K> interior_target{};
+    bool interior_targets_regular = true;
+    for (int k = 0; k < K; ++k) {
+      const DisplacementView& t = to.table[k];
+      if (t.neighbour && !t.interior_regular) interior_targets_regular = false;
+      interior_target[k] = (t.neighbour ? t.interior_offset * record_stride : 0) + k * element_words * N;
+    }
+    if (!interior_targets_regular) interior = nullptr;
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) e.prefetch(site<S>(sites[i + push_prefetch_distance], interior));
       const Value value = e.eval(s);
+      const auto copy_element = [](const ElementValue& element, Real* out) LATTE_LAMBDA {
+        for_each_leaf([](V& o, const V& in) LATTE_LAMBDA { o = in; }, *reinterpret_cast<ElementValue*>(out), element);
+      };
+      if (s.interior) {
+        Real* const record = dst.data + s.outer * record_stride;
+        [&]<std::size_t... k>(std::index_sequence<k...>) LATTE_LAMBDA {
+          (copy_element(value.v[k], record + interior_target[k]), ...);
+        }(std::make_index_sequence<K>{});
+        return;
+      }
       const auto store_element = [&](auto k) LATTE_LAMBDA {
         const DisplacementView& t = to.table[k];
         ElementValue element = value.v[k];
         Real* out;
         if (!t.neighbour) {
           out = dst.data + s.outer * record_stride + k * element_words * N;
-        } else if (s.interior && t.interior_regular) {
-          out = dst.data + (s.outer + t.interior_offset) * record_stride + k * element_words * N;
         } else {
           const int p = t.permutation[s.outer];
           const std::int64_t n = t.neighbour[s.outer];
@@ -150,7 +172,7 @@ struct Cpu {
             }
           }
         }
-        for_each_leaf([](V& o, const V& in) LATTE_LAMBDA { o = in; }, *reinterpret_cast<ElementValue*>(out), element);
+        copy_element(element, out);
       };
       [&]<std::size_t... k>(std::index_sequence<k...>) LATTE_LAMBDA {
         (store_element(std::integral_constant<int, static_cast<int>(k)>{}), ...);
@@ -204,7 +226,7 @@ struct Cpu {
     using S = Site<real_of_t<T>, N>;
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? sites.count - prefetch_distance : 0;
-    const std::uint8_t* interior = dst.site_layout->interior_sites();
+    const std::uint8_t* interior = sites.interior;
     return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
