@@ -19,19 +19,12 @@
 
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 #include "dsl/expression.hpp"
 #include "lattice/displacement_table.hpp"
-#include "lattice/field_view.hpp"
 #include "lattice/halo_exchange.hpp"
 
 namespace latte {
-
-template <class E> struct is_field_view : std::false_type {};
-template <class T, int N, int W> struct is_field_view<FieldView<T, N, W>> : std::true_type {};
-
-struct NoInteriorOperand {};
 
 template <class E>
 struct Shift {
@@ -59,15 +52,6 @@ struct Shift {
   std::int8_t displacement[named_dimensions] = {};
   std::int8_t dimensions = 0;
   bool gather = false;
-  // A shifted field, moved by the table's interior offset at binding: at an
-  // interior site it is read at the site itself, so the 19 shifts of a
-  // D3Q19 site share one address computation (s.outer times the record
-  // stride) and each costs a pointer and a load, not an offset, an addition
-  // and a multiplication. Other operands are evaluated at s.outer + offset.
-  // (The moved pointer is only dereferenced at interior sites, where it
-  // lands inside the field.)
-  static constexpr bool moves_operand = is_field_view<E>::value;
-  [[no_unique_address]] std::conditional_t<moves_operand, E, NoInteriorOperand> interior_operand{};
 
   Shift(const E& e, const Coordinate& displacement) : operand(e) {
     const SiteLayout* layout = e.layout();
@@ -105,11 +89,6 @@ struct Shift {
     operand.bind(plan);
     plan.leave_shift();
     table = FieldMemory::table_view(*source, plan.side());
-    plan.add_shift_table(table);
-    if constexpr (moves_operand) {
-      interior_operand = operand;
-      if (table.interior_regular) interior_operand.data += table.interior_offset * E::record_stride;
-    }
     if (source->halo) {
       if constexpr (holds_reals) plan.add_remote(*this, *source->halo);
       else throw std::invalid_argument("Latte: a shift across ranks of a value that is not made of reals (a mask)");
@@ -145,16 +124,12 @@ struct Shift {
   // At an interior site (VectorSite::interior) a one-step shift's neighbour
   // is a fixed offset away in the same lanes: neither table is read, which
   // spares a statement with many shifts two table streams per shift
-  // (lattice Boltzmann: 36 for D3Q19). Sites are marked interior only in a
-  // statement whose every shift table is interior_regular (bind tells the
-  // plan, SiteRange::interior), so the table's flag is not tested here: at
-  // 19 shifts a site, the test was a tenth of the push step's instructions.
+  // (lattice Boltzmann: 36 for D3Q19).
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
     if constexpr (Site::is_vector) {
-      if (s.interior) {
-        if constexpr (moves_operand) interior_operand.prefetch(s);
-        else operand.prefetch(Site{s.outer + table.interior_offset});
+      if (s.interior && table.interior_regular) {
+        operand.prefetch(Site{s.outer + table.interior_offset});
         return;
       }
     }
@@ -165,10 +140,7 @@ struct Shift {
   LATTE_INLINE auto eval(const Site& s) const {
     using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
     if constexpr (Site::is_vector) {
-      if (s.interior) {
-        if constexpr (moves_operand) return Value(interior_operand.eval(s));
-        else return Value(operand.eval(Site{s.outer + table.interior_offset}));
-      }
+      if (s.interior && table.interior_regular) return Value(operand.eval(Site{s.outer + table.interior_offset}));
     }
     const std::int64_t neighbour = table.neighbour[s.outer];
     const int permutation = table.permutation[s.outer];

@@ -46,7 +46,6 @@
 #include <string>
 
 #include "lattice/decomposition.hpp"
-#include "lattice/displacement_table.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/simd_layout.hpp"
 
@@ -92,10 +91,6 @@ class StatementPlan {
   void enter_shift() { ++depth_; }
   void leave_shift() { --depth_; }
 
-  // Every shift's table, once bound: the sites run marked interior only if
-  // all of them take a fixed offset there (SiteRange::interior).
-  void add_shift_table(const DisplacementView& table) { interior_regular_ = interior_regular_ && table.interior_regular; }
-
   // A shift whose table has a halo: give it the records to read and keep its
   // packing function (Node::template pack<Backend>, which evaluates the
   // shifted operand at a message's source sites).
@@ -134,12 +129,7 @@ class StatementPlan {
   // body(SiteRange) for every outer site of the layout, in the order above.
   template <class Body>
   void run(Body&& body) {
-    const std::uint8_t* interior = interior_regular_ ? layout_.interior_sites() : nullptr;
-    const auto marked = [interior](SiteRange range) {
-      range.interior = interior;
-      return range;
-    };
-    if (count_ == 0) return body(marked(SiteRange{nullptr, layout_.outer_volume()}));
+    if (count_ == 0) return body(SiteRange{nullptr, layout_.outer_volume()});
     for (int depth = max_depth_; depth >= 1; --depth) {
       start(depth);
       finish(depth);
@@ -151,14 +141,14 @@ class StatementPlan {
       if (remotes_[i].depth == 0) top[tops++] = remotes_[i].exchange;
     if (tops == 0 || !communication_overlap()) {
       finish(0);
-      return body(marked(SiteRange{nullptr, layout_.outer_volume()}));
+      return body(SiteRange{nullptr, layout_.outer_volume()});
     }
     std::sort(top.begin(), top.begin() + tops);
     const int unique = static_cast<int>(std::unique(top.begin(), top.begin() + tops) - top.begin());
     const SiteSplit& split = layout_.site_split(std::span<const HaloExchange* const>(top.data(), unique));
-    body(marked(split.interior_range(side())));
+    body(split.interior_range(side()));
     finish(0);
-    body(marked(split.surface_range(side())));
+    body(split.surface_range(side()));
   }
 
  private:
@@ -241,7 +231,6 @@ class StatementPlan {
   // for every statement (256 entries are 16 KB).
   std::array<Remote, capacity> remotes_;
   int count_ = 0, depth_ = 0, max_depth_ = 0;
-  bool interior_regular_ = true;
 };
 
 }  // namespace latte

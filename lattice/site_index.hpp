@@ -41,16 +41,10 @@ struct VectorSite {
 // null: first .. first + count - 1; all of them when first is 0), or a list
 // (the interior or the surface of a statement with halos, where they are
 // not one run). Trivially copyable, for kernels.
-//
-// interior: the destination layout's flags (SiteLayout::interior_sites), set
-// by the statement's plan only when every shift it bound has an
-// interior_regular table, so that a shift at a site marked interior may
-// take the fixed offset without looking at its table (dsl/shift.hpp).
 struct SiteRange {
   const std::int32_t* list = nullptr;
   std::int64_t count = 0;
   std::int64_t first = 0;
-  const std::uint8_t* interior = nullptr;
   LATTE_INLINE std::int64_t operator[](std::int64_t i) const { return list ? list[i] : first + i; }
 };
 

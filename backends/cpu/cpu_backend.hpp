@@ -73,9 +73,8 @@ struct Cpu {
 
   template <class Real, int N> using Site = VectorSite<cpu::vector_t<Real, N>, Real, cpu::VectorOps>;
 
-  // Outer site o, marked interior from the flags its statement's plan passes
-  // (SiteRange::interior; null on a checkerboard or where some shift's
-  // table is not interior_regular: never interior).
+  // Outer site o, marked interior from the destination layout's flags (null
+  // on a checkerboard: never interior).
   template <class S>
   LATTE_INLINE static S site(std::int64_t o, const std::uint8_t* interior) {
     return S{o, interior != nullptr && interior[o] != 0};
@@ -90,7 +89,7 @@ struct Cpu {
     // not prefetch the lines they replace). A smaller result stays in cache
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
-    const std::uint8_t* interior = sites.interior;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
@@ -124,7 +123,7 @@ struct Cpu {
     constexpr std::int64_t record_stride = FieldView<T, N>::record_stride;
     const std::int64_t count = sites.count;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? count - push_prefetch_distance : 0;
-    const std::uint8_t* interior = sites.interior;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     // At an interior site every element's target is a fixed distance from
     // the site's own record when every target table is interior_regular (or
     // the element stays put): one precomputed offset per element, instead
@@ -226,7 +225,7 @@ struct Cpu {
     using S = Site<real_of_t<T>, N>;
     using VectorValue = std::remove_cvref_t<decltype(r.eval(S{0}))>;
     const std::int64_t prefetch_end = worth_prefetching<E>(dst) ? sites.count - prefetch_distance : 0;
-    const std::uint8_t* interior = sites.interior;
+    const std::uint8_t* interior = dst.site_layout->interior_sites();
     return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
