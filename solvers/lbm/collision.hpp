@@ -196,10 +196,8 @@ LATTE_INLINE Populations<V, VS::q> collide(const Populations<V, VS::q>& f, const
       if constexpr (i == o) {
         out.v[i] = keep * f.v[i] + V(weight) * omega_rho * base;
       } else if constexpr (VS::c[i][first] == 1) {
-        const V cu = dot_c<VS, i, V>(u);
-        const V scale = V(weight) * omega_rho;
-        const V even = scale * (base + V(4.5) * cu * cu);
-        const V odd = scale * (V(3.0) * cu);
+        V even, odd;  // of omega f^eq: the equilibrium with omega rho for rho
+        equilibrium_parts<VS, i>(omega_rho, u, base, even, odd);
         out.v[i] = keep * f.v[i] + (even + odd);
         out.v[o] = keep * f.v[o] + (even - odd);
       }
