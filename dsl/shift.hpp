@@ -125,6 +125,17 @@ struct Shift {
   // is a fixed offset away in the same lanes: neither table is read, which
   // spares a statement with many shifts two table streams per shift
   // (lattice Boltzmann: 36 for D3Q19).
+  //
+  // The fast path and the table path below are two inlined copies of the
+  // operand's arithmetic, and GCC chooses which multiplies to fuse into FMAs
+  // (-ffp-contract=fast, CMakeLists.txt) in each copy separately. One rank
+  // (large blocks: mostly interior sites) and N ranks (small blocks: often
+  // none) agree bit for bit only while both copies fuse alike. They do as
+  // written; marking sites interior per statement (so that this test of
+  // table.interior_regular could go) changed the code around them enough
+  // that tests/test_decomposition.cpp's nested-shift statement differed in
+  // the last bit under mpirun -np 2, and agreed with -ffp-contract=off.
+  // Rerun the MPI tests after any change to the shape of these paths.
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
     if constexpr (Site::is_vector) {
