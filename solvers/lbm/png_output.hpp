@@ -130,7 +130,9 @@ inline void draw_streamlines(plot::Canvas& canvas, const std::vector<plot::Strea
       const double norm = std::hypot(dx, dy);
       if (!(norm > 0)) continue;
       // Picture coordinates have y downwards; the barbs point 150 degrees back.
-      const double ex = dx / norm, ey = -dy / norm, size = std::max(4.0, 2.5 * scale);
+      // At most 10 pixels long: at 16 pixels a cell the arrowheads of
+      // neighbouring streamlines otherwise overlap into a zigzag.
+      const double ex = dx / norm, ey = -dy / norm, size = std::clamp(2.5 * scale, 4.0, 10.0);
       const auto tip = pixel(line[middle]);
       for (double side : {-1.0, 1.0}) {
         const double bx = -ex * 0.866 - side * ey * 0.5, by = -ey * 0.866 + side * ex * 0.5;
