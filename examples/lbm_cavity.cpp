@@ -182,10 +182,11 @@ int run(const Options& opt) {
   const int scale = std::max(1, 512 / n);
   speed = speed * (1.0 / U);
   vort = vort * (n / U);  // in units of U / side
+  const std::vector<double> cavity_ux = cavity(ux), cavity_uy = cavity(uy);
   write_png(opt.out + "/speed.png", cavity(gather_component(speed)), n, n,
-            FieldPicture("speed |u|/U").scaled(scale).with_streamlines(cavity(ux), cavity(uy)));
+            FieldPicture("speed |u|/U").scaled(scale).with_streamlines(cavity_ux, cavity_uy));
   write_png(opt.out + "/vorticity.png", cavity(gather_component(vort)), n, n,
-            FieldPicture("vorticity in U/side", true).scaled(scale).with_streamlines(cavity(ux), cavity(uy)));
+            FieldPicture("vorticity in U/side", true).scaled(scale).with_streamlines(cavity_ux, cavity_uy));
   std::printf("wrote %s/centerline_u.csv, centerline_v.csv, cavity.vti, speed.png, vorticity.png\n",
               opt.out.c_str());
 
