@@ -126,16 +126,15 @@ struct Shift {
   // spares a statement with many shifts two table streams per shift
   // (lattice Boltzmann: 36 for D3Q19).
   //
-  // The fast path and the table path below are two inlined copies of the
-  // operand's arithmetic, and GCC chooses which multiplies to fuse into FMAs
-  // (-ffp-contract=fast, CMakeLists.txt) in each copy separately. One rank
-  // (large blocks: mostly interior sites) and N ranks (small blocks: often
-  // none) agree bit for bit only while both copies fuse alike. They do as
-  // written; marking sites interior per statement (so that this test of
-  // table.interior_regular could go) changed the code around them enough
-  // that tests/test_decomposition.cpp's nested-shift statement differed in
-  // the last bit under mpirun -np 2, and agreed with -ffp-contract=off.
-  // Rerun the MPI tests after any change to the shape of these paths.
+  // eval chooses the neighbour and its permutation first and evaluates the
+  // operand in one place. Two inlined copies of the operand's arithmetic (one
+  // per path) would let GCC fuse multiplies into FMAs (-ffp-contract=fast,
+  // CMakeLists.txt) differently in each, and one rank (large blocks: mostly
+  // interior sites) and N ranks (small blocks: often none) would then differ
+  // in the last bit, as tests/test_decomposition.cpp's nested-shift statement
+  // once did under mpirun -np 2. The halo path only loads values; pack()
+  // below evaluates the operand for them in a copy of its own (the backend's
+  // pack loop), which the bit-for-bit tests under mpirun keep honest.
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
     if constexpr (Site::is_vector) {
@@ -150,15 +149,21 @@ struct Shift {
   template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
     using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
-    if constexpr (Site::is_vector) {
-      if (s.interior && table.interior_regular) return Value(operand.eval(Site{s.outer + table.interior_offset}));
-    }
-    const std::int64_t neighbour = table.neighbour[s.outer];
-    const int permutation = table.permutation[s.outer];
-    if constexpr (holds_reals) {
-      if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
-        if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
-        else return Value(halo.load(Site{neighbour, s.lane}));
+    std::int64_t neighbour;
+    int permutation;
+    bool interior = false;
+    if constexpr (Site::is_vector) interior = s.interior && table.interior_regular;
+    if (interior) {
+      neighbour = s.outer + table.interior_offset;
+      permutation = 0;
+    } else {
+      neighbour = table.neighbour[s.outer];
+      permutation = table.permutation[s.outer];
+      if constexpr (holds_reals) {
+        if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
+          if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
+          else return Value(halo.load(Site{neighbour, s.lane}));
+        }
       }
     }
     if constexpr (Site::is_vector) {
