@@ -236,14 +236,16 @@ TEST(Decomposition, BadGridsAndMixedDecompositionsAreRefused) {
     EXPECT_NE(indivisible.find("process grid [1 1 1 " + std::to_string(ranks) + "]"), std::string::npos) << indivisible;
     EXPECT_NE(indivisible.find("[8 8 8 " + std::to_string(2 * ranks + 1) + "]"), std::string::npos) << indivisible;
   }
-  // Local extents that the SIMD lanes cannot tile: extents, grid and layout named.
+  // Local extents that the SIMD lanes cannot tile (half as many sites along x
+  // as lanes laid out along x, at every SIMD width): extents, grid and layout named.
   const int lanes = DefaultWidth::lanes<double>;
   if (lanes >= 4) {
     GeometryOptions options;
     options.process_grid = {1, 1, 1, ranks};
     options.simd_layout = {lanes, 1, 1, 1};
-    const std::string untiled = error_of<LayoutError>([&] { Geometry({4, 4, 4, 4 * ranks}, options); });
-    EXPECT_NE(untiled.find("[4 4 4 " + std::to_string(4 * ranks) + "]"), std::string::npos) << untiled;
+    const std::string untiled = error_of<LayoutError>([&] { Geometry({lanes / 2, 4, 4, 4 * ranks}, options); });
+    EXPECT_NE(untiled.find("[" + std::to_string(lanes / 2) + " 4 4 " + std::to_string(4 * ranks) + "]"),
+              std::string::npos) << untiled;
     EXPECT_NE(untiled.find("SIMD layout [" + std::to_string(lanes) + " 1 1 1]"), std::string::npos) << untiled;
     if (ranks > 1) {
       EXPECT_NE(untiled.find("process grid [1 1 1 " + std::to_string(ranks) + "]"), std::string::npos) << untiled;
