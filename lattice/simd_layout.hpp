@@ -36,6 +36,7 @@
 #include "lattice/halo_exchange.hpp"
 #include "lattice/parity.hpp"
 #include "lattice/runtime_linkage.hpp"
+#include "lattice/tiled_order.hpp"
 
 namespace latte {
 
@@ -155,6 +156,9 @@ class SiteLayout {
   // (no virtual-node crossing, no halo, no wrap-around). Null on a
   // checkerboard, whose neighbours are not a fixed offset away. Built once.
   const std::uint8_t* interior_sites() const;
+  // The outer sites in tiles of 2 (lattice/tiled_order.hpp), for statements
+  // with large sites; null below three dimensions. Built once.
+  const std::int32_t* tiled_order() const;
 
   // The same for a unit step (step = +1 or -1) along mu, found without
   // making a displacement vector.
@@ -192,6 +196,8 @@ class SiteLayout {
   mutable std::mutex mutex_;
   mutable std::once_flag interior_once_;
   mutable std::vector<std::uint8_t> interior_;
+  mutable std::once_flag tiled_once_;
+  mutable std::vector<std::int32_t> tiled_;
   mutable std::map<Coordinate, std::unique_ptr<DisplacementTable>> tables_;
   mutable std::map<const SiteLayout*, std::unique_ptr<DisplacementTable>> gathers_;
   mutable std::vector<const DisplacementTable*> unit_tables_;
@@ -273,6 +279,11 @@ LATTE_RUNTIME_INLINE const std::uint8_t* SiteLayout::interior_sites() const {
     }
   });
   return interior_.data();
+}
+
+LATTE_RUNTIME_INLINE const std::int32_t* SiteLayout::tiled_order() const {
+  std::call_once(tiled_once_, [&] { tiled_ = tiled_site_order(reduced_, 2); });
+  return tiled_.empty() ? nullptr : tiled_.data();
 }
 
 // A step of at most one site along each dimension, on the whole lattice:

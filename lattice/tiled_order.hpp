@@ -1,0 +1,70 @@
+#pragma once
+// An order of outer sites for statements whose sites are large (a batch of
+// spinors: 18 KB per outer site for 12 right-hand sides in double at
+// AVX-512). In the storage order (dimension 0 fastest, the last slowest) a
+// stencil reads the neighbour along the last dimension one whole slice of
+// outer sites after it first read it: 31 MB for that batch at 24^4, beyond
+// any cache, so every record comes from memory three times. Instead the
+// order walks columns: dimensions 1 .. nd-2 are cut into tiles of
+// `tile` sites, and within a tile the last dimension runs outside the rows
+// of dimension 0. Neighbours along the last dimension are then one tile
+// slice apart (24 x 2 x 2 records, 1.7 MB for that batch) and those along
+// the tiled dimensions are in the same slice.
+//
+// Measured with bench_wilson (24^4, 2 threads, AVX-512 Zen 5, 2026-11-26),
+// 12 right-hand sides: storage order 24.6 / 25.3 / 23.8 GFLOPS (double) and
+// 59.2 / 62.5 / 52.5 (single); tiles of 2 x 2: 30.5 / 32.0 / 33.3 and 66.0 /
+// 66.4 / 69.3; tiles of 3 x 2 were no better, 4 x 4 and 6 x 6 worse. The
+// order changes no value: each site is computed exactly as before.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "lattice/coordinate.hpp"
+
+namespace latte {
+
+// Every outer site of a block with these reduced extents exactly once, in
+// tiled order; empty below three dimensions (nothing to tile).
+inline std::vector<std::int32_t> tiled_site_order(const Coordinate& reduced, int tile) {
+  const int nd = static_cast<int>(reduced.size());
+  std::vector<std::int32_t> order;
+  if (nd < 3) return order;
+  std::int64_t volume = 1;
+  for (int mu = 0; mu < nd; ++mu) volume *= reduced[mu];
+  order.reserve(static_cast<std::size_t>(volume));
+  // Strides of the storage order.
+  std::vector<std::int64_t> stride(nd, 1);
+  for (int mu = 1; mu < nd; ++mu) stride[mu] = stride[mu - 1] * reduced[mu - 1];
+  // Tile corners over dimensions 1 .. nd-2, dimension 1 fastest.
+  Coordinate corner(nd, 0);
+  for (;;) {
+    // Sites of this tile column: the last dimension, then the tile's
+    // dimensions (1 fastest), then a row of dimension 0.
+    Coordinate x(corner);
+    for (x[nd - 1] = 0; x[nd - 1] < reduced[nd - 1]; ++x[nd - 1]) {
+      Coordinate inner(corner);
+      for (;;) {
+        std::int64_t base = x[nd - 1] * stride[nd - 1];
+        for (int mu = 1; mu < nd - 1; ++mu) base += inner[mu] * stride[mu];
+        for (int x0 = 0; x0 < reduced[0]; ++x0) order.push_back(static_cast<std::int32_t>(base + x0));
+        int mu = 1;
+        for (; mu < nd - 1; ++mu) {
+          if (++inner[mu] < std::min(corner[mu] + tile, reduced[mu])) break;
+          inner[mu] = corner[mu];
+        }
+        if (mu == nd - 1) break;
+      }
+    }
+    int mu = 1;
+    for (; mu < nd - 1; ++mu) {
+      if ((corner[mu] += tile) < reduced[mu]) break;
+      corner[mu] = 0;
+    }
+    if (mu == nd - 1) break;
+  }
+  return order;
+}
+
+}  // namespace latte
