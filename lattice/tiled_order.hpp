@@ -3,11 +3,12 @@
 // spinors: 18 KB per outer site for 12 right-hand sides in double at
 // AVX-512). In the storage order (dimension 0 fastest, the last slowest) a
 // stencil reads the neighbour along the last dimension one whole slice of
-// outer sites after it first read it: 31 MB for that batch at 24^4, beyond
-// any cache, so every record comes from memory three times. Instead the
-// order walks columns: dimensions 1 .. nd-2 are cut into tiles of
-// `tile` sites, and within a tile the last dimension runs outside the rows
-// of dimension 0. Neighbours along the last dimension are then one tile
+// outer sites after it first read it: 31 MB for that batch at 24^4, more
+// than the caches hold, so a record can come from memory up to three times
+// (once for each neighbour along that dimension and once for its own
+// slice). Instead the order walks columns: dimensions 1 .. nd-2 are cut
+// into tiles of `tile` sites, and within a tile the last dimension runs
+// outside the rows of dimension 0. Neighbours along the last dimension are then one tile
 // slice apart (24 x 2 x 2 records, 1.7 MB for that batch) and those along
 // the tiled dimensions are in the same slice.
 //
