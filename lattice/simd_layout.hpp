@@ -156,7 +156,7 @@ class SiteLayout {
   // (no virtual-node crossing, no halo, no wrap-around). Null on a
   // checkerboard, whose neighbours are not a fixed offset away. Built once.
   const std::uint8_t* interior_sites() const;
-  // The outer sites in tiles of 2 (lattice/tiled_order.hpp), for statements
+  // The outer sites in tiles (lattice/tiled_order.hpp), for statements
   // with large sites; null below three dimensions. Built once.
   const std::int32_t* tiled_order() const;
 
@@ -282,7 +282,7 @@ LATTE_RUNTIME_INLINE const std::uint8_t* SiteLayout::interior_sites() const {
 }
 
 LATTE_RUNTIME_INLINE const std::int32_t* SiteLayout::tiled_order() const {
-  std::call_once(tiled_once_, [&] { tiled_ = tiled_site_order(reduced_, 2); });
+  std::call_once(tiled_once_, [&] { tiled_ = tiled_site_order(reduced_); });
   return tiled_.empty() ? nullptr : tiled_.data();
 }
 

@@ -26,44 +26,35 @@
 
 namespace latte {
 
+// Sites per tile along each tiled dimension (the measurements above).
+inline constexpr int site_tile = 2;
+
 // Every outer site of a block with these reduced extents exactly once, in
 // tiled order; empty below three dimensions (nothing to tile).
-inline std::vector<std::int32_t> tiled_site_order(const Coordinate& reduced, int tile) {
+inline std::vector<std::int32_t> tiled_site_order(const Coordinate& reduced, int tile = site_tile) {
   const int nd = static_cast<int>(reduced.size());
   std::vector<std::int32_t> order;
   if (nd < 3) return order;
-  std::int64_t volume = 1;
-  for (int mu = 0; mu < nd; ++mu) volume *= reduced[mu];
-  order.reserve(static_cast<std::size_t>(volume));
-  // Strides of the storage order.
-  std::vector<std::int64_t> stride(nd, 1);
-  for (int mu = 1; mu < nd; ++mu) stride[mu] = stride[mu - 1] * reduced[mu - 1];
-  // Tile corners over dimensions 1 .. nd-2, dimension 1 fastest.
-  Coordinate corner(nd, 0);
-  for (;;) {
-    // Sites of this tile column: the last dimension, then the tile's
-    // dimensions (1 fastest), then a row of dimension 0.
-    Coordinate x(corner);
+  order.reserve(static_cast<std::size_t>(product(reduced)));
+  // The grid of tiles over dimensions 1 .. nd-2 (dimension 1 fastest).
+  Coordinate tiles(reduced.begin() + 1, reduced.end() - 1);
+  for (int& extent : tiles) extent = (extent + tile - 1) / tile;
+  for (std::int64_t c = 0; c < product(tiles); ++c) {
+    const Coordinate corner = coordinate_from_index(c, tiles);
+    Coordinate extents(corner.size());
+    for (std::size_t k = 0; k < corner.size(); ++k)
+      extents[k] = std::min(tile, reduced[k + 1] - corner[k] * tile);
+    // This tile column: the last dimension outermost, then the tile's sites,
+    // then a row of dimension 0.
+    Coordinate x(reduced.size(), 0);
     for (x[nd - 1] = 0; x[nd - 1] < reduced[nd - 1]; ++x[nd - 1]) {
-      Coordinate inner(corner);
-      for (;;) {
-        std::int64_t base = x[nd - 1] * stride[nd - 1];
-        for (int mu = 1; mu < nd - 1; ++mu) base += inner[mu] * stride[mu];
-        for (int x0 = 0; x0 < reduced[0]; ++x0) order.push_back(static_cast<std::int32_t>(base + x0));
-        int mu = 1;
-        for (; mu < nd - 1; ++mu) {
-          if (++inner[mu] < std::min(corner[mu] + tile, reduced[mu])) break;
-          inner[mu] = corner[mu];
-        }
-        if (mu == nd - 1) break;
+      for (std::int64_t j = 0; j < product(extents); ++j) {
+        const Coordinate inner = coordinate_from_index(j, extents);
+        for (std::size_t k = 0; k < inner.size(); ++k) x[k + 1] = corner[k] * tile + inner[k];
+        const std::int64_t row = index_from_coordinate(x, reduced);
+        for (int x0 = 0; x0 < reduced[0]; ++x0) order.push_back(static_cast<std::int32_t>(row + x0));
       }
     }
-    int mu = 1;
-    for (; mu < nd - 1; ++mu) {
-      if ((corner[mu] += tile) < reduced[mu]) break;
-      corner[mu] = 0;
-    }
-    if (mu == nd - 1) break;
   }
   return order;
 }
