@@ -344,7 +344,9 @@ TEST(TiledOrder, VisitsEverySiteOnceInColumnsOfTiles) {
       const Coordinate previous = decode(order[i - static_cast<std::size_t>(reduced[0])], reduced);
       bool same_column = true;
       for (int mu = 1; mu < nd - 1; ++mu) same_column = same_column && first[mu] / 2 == previous[mu] / 2;
-      if (same_column) EXPECT_GE(first[nd - 1], previous[nd - 1]) << latte::to_string(reduced) << " row at " << i;
+      if (same_column) {
+        EXPECT_GE(first[nd - 1], previous[nd - 1]) << latte::to_string(reduced) << " row at " << i;
+      }
     }
   }
   EXPECT_TRUE(latte::tiled_site_order(Coordinate{4, 4}, 2).empty());
