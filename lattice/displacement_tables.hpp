@@ -256,6 +256,12 @@ LATTE_RUNTIME_INLINE const SiteSplit& SiteLayout::site_split(std::span<const Hal
   split->surface_first = SiteSplit::run_start(outer);
   if (split->interior_first < 0) split->interior_sites = SharedTable(inner, "the interior sites of a statement");
   if (split->surface_first < 0) split->surface_sites = SharedTable(outer, "the surface sites of a statement");
+  if (const std::int32_t* tiled = tiled_order()) {
+    split->interior_tiled.reserve(inner.size());
+    split->surface_tiled.reserve(outer.size());
+    for (std::int64_t i = 0; i < outer_volume_; ++i)
+      (surface[tiled[i]] ? split->surface_tiled : split->interior_tiled).push_back(tiled[i]);
+  }
   const SiteSplit& result = *split;
   splits_.emplace(std::vector<const HaloExchange*>(exchanges.begin(), exchanges.end()), std::move(split));
   return result;

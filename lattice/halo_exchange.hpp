@@ -145,9 +145,16 @@ struct SiteSplit {
   std::int64_t interior = 0, surface = 0;
   std::int64_t interior_first = -1, surface_first = -1;  // >= 0: one run from here
   SharedTable interior_sites, surface_sites;
+  // Each set again in the layout's tiled order (host only; empty where the
+  // layout has none), for statements with large sites.
+  std::vector<std::int32_t> interior_tiled, surface_tiled;
 
-  SiteRange interior_range(MemorySide side) const { return range(interior_sites, interior, interior_first, side); }
-  SiteRange surface_range(MemorySide side) const { return range(surface_sites, surface, surface_first, side); }
+  SiteRange interior_range(MemorySide side) const {
+    return range(interior_sites, interior, interior_first, side, interior_tiled);
+  }
+  SiteRange surface_range(MemorySide side) const {
+    return range(surface_sites, surface, surface_first, side, surface_tiled);
+  }
 
   // The run's first site, or -1 if the sites are not one run.
   static std::int64_t run_start(const std::vector<std::int32_t>& sites) {
@@ -156,9 +163,11 @@ struct SiteSplit {
   }
 
  private:
-  static SiteRange range(const SharedTable& table, std::int64_t count, std::int64_t first, MemorySide side) {
-    if (first >= 0) return {nullptr, count, first};
-    return {static_cast<const std::int32_t*>(table.data(side)), count, 0};
+  static SiteRange range(const SharedTable& table, std::int64_t count, std::int64_t first, MemorySide side,
+                         const std::vector<std::int32_t>& tiled) {
+    const std::int32_t* in_tiles = side == MemorySide::host && !tiled.empty() ? tiled.data() : nullptr;
+    if (first >= 0) return {nullptr, count, first, in_tiles};
+    return {static_cast<const std::int32_t*>(table.data(side)), count, 0, in_tiles};
   }
 };
 

@@ -45,6 +45,10 @@ struct SiteRange {
   const std::int32_t* list = nullptr;
   std::int64_t count = 0;
   std::int64_t first = 0;
+  // The same sites in tiled order (lattice/tiled_order.hpp), in host memory,
+  // where a split of the lattice made such a list; the CPU lowering takes
+  // statements with large sites through it. Null otherwise.
+  const std::int32_t* tiled = nullptr;
   LATTE_INLINE std::int64_t operator[](std::int64_t i) const { return list ? list[i] : first + i; }
 };
 

@@ -1,7 +1,8 @@
 // Statements on a lattice spread over ranks give the very bits of one rank:
 // shifts of every kind (unit, long, diagonal, nested, of compound
 // expressions, checkerboard hops, pick and merge), reductions, random and
-// coordinate fields, peek and poke; and the errors of bad decompositions.
+// coordinate fields, peek and poke, statements on large sites (in tiled
+// order); and the errors of bad decompositions.
 // Run under mpirun with 2, 4 and 16 ranks, and at one rank (forced
 // communication) in the ordinary suite.
 
@@ -116,6 +117,31 @@ TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
     back = merge(even, odd);
     back1 = merge(even1, odd1);
     EXPECT_TRUE(same_as_one_rank(back, back1)) << "merge";
+  });
+}
+
+// Statements whose sites are large (24 spinors: 4.5 KB per site even on one
+// lane) visit the interior and the surface in tiled order on the CPU
+// (lattice/tiled_order.hpp), on the whole lattice and on a checkerboard:
+// every site once, the surface after its halos, the bits of one rank.
+TEST(Decomposition, LargeSitesInTiledOrderMatchOneRank) {
+  using Batch24 = MultiSpinor<double, 24>;
+  const Geometry whole = replicated(lattice4);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    Lattice<Batch24> psi(g), psi1(whole), out(g), out1(whole);
+    ParallelRng(9).gaussian(psi);
+    ParallelRng(9).gaussian(psi1);
+    out = shift(psi, 0, +1) + shift(psi, 1, -1) + shift(psi, 2, +1) + shift(psi, 3, -1) + shift(psi, {1, 1, -1, 1}) - psi;
+    out1 = shift(psi1, 0, +1) + shift(psi1, 1, -1) + shift(psi1, 2, +1) + shift(psi1, 3, -1) + shift(psi1, {1, 1, -1, 1}) -
+           psi1;
+    EXPECT_TRUE(same_as_one_rank(out, out1)) << "whole lattice";
+    Lattice<Batch24> even(g.checkerboard(Parity::even)), even1(whole.checkerboard(Parity::even));
+    Lattice<Batch24> odd(g.checkerboard(Parity::odd)), odd1(whole.checkerboard(Parity::odd));
+    even = pick(Parity::even, psi);
+    even1 = pick(Parity::even, psi1);
+    odd = shift(even, 3, +1) + shift(even, 0, -1) - shift(even, 2, +1);
+    odd1 = shift(even1, 3, +1) + shift(even1, 0, -1) - shift(even1, 2, +1);
+    EXPECT_TRUE(same_as_one_rank(odd, odd1)) << "hop from even sites";
   });
 }
 

@@ -96,9 +96,11 @@ struct Cpu {
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
     const std::uint8_t* interior = dst.site_layout->interior_sites();
-    if (sites.list == nullptr && count == dst.site_layout->outer_volume() &&
-        sizeof(real_of_t<T>) * words_v<T> * N >= tiled_above_site_bytes)
-      sites.list = dst.site_layout->tiled_order();  // null where there is nothing to tile
+    if (sizeof(real_of_t<T>) * words_v<T> * N >= tiled_above_site_bytes) {
+      if (sites.tiled != nullptr) sites.list = sites.tiled;  // the interior or surface under halos
+      else if (sites.list == nullptr && count == dst.site_layout->outer_volume())
+        sites.list = dst.site_layout->tiled_order();  // null where there is nothing to tile
+    }
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) {
