@@ -24,8 +24,16 @@ struct VectorSite {
   // whose table is interior_regular need not read their tables. Set only by
   // the CPU loops over a statement's sites; false is always correct.
   bool interior = false;
+  // The statement streams its operands from memory (set by the CPU loops
+  // where the destination is larger than the caches): a batch of
+  // right-hand sides then prefetches within the site (dsl/batch_lowering.hpp).
+  bool from_memory = false;
 
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
+  // The same site, for prefetches into the second-level cache only.
+  LATTE_INLINE VectorSite<Vector, Real, typename VectorOps::ToSecondLevel> to_second_level() const {
+    return {outer, interior, from_memory};
+  }
 
   LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) { VectorOps::prefetch(p, bytes); }
   LATTE_INLINE static void stream(Vector& target, const Vector& value) { VectorOps::stream(target, value); }

@@ -66,6 +66,11 @@ struct Cpu {
   // 18 KB; 4 in double: 6 KB). One spinor (1.5 KB) showed no gain from it,
   // and reductions keep the storage order their sums are defined in.
   static constexpr std::size_t tiled_above_site_bytes = std::size_t(4) << 10;
+  // Beyond this a batch's sites come from memory, not from the last-level
+  // cache (32 MiB on the machine measured), and RhsLoop prefetches each
+  // right-hand side within the site (dsl/batch_lowering.hpp). At 8^4 with
+  // 12 spinors (9.4 MB in double) the fields stay in cache.
+  static constexpr std::size_t batch_from_memory_above_bytes = std::size_t(16) << 20;
 
   template <class T, int N>
   static std::size_t field_bytes(const FieldView<T, N>& dst) {
@@ -82,8 +87,8 @@ struct Cpu {
   // Outer site o, marked interior from the destination layout's flags (null
   // on a checkerboard: never interior).
   template <class S>
-  LATTE_INLINE static S site(std::int64_t o, const std::uint8_t* interior) {
-    return S{o, interior != nullptr && interior[o] != 0};
+  LATTE_INLINE static S site(std::int64_t o, const std::uint8_t* interior, bool from_memory = false) {
+    return S{o, interior != nullptr && interior[o] != 0, from_memory};
   }
 
   template <class T, int N, class E, class Op>
@@ -95,6 +100,7 @@ struct Cpu {
     // not prefetch the lines they replace). A smaller result stays in cache
     // for the next statement. One loop body serves both cases.
     const bool streaming = field_bytes(dst) > prefetch_above_bytes && !Op::reads_destination;
+    const bool from_memory = prefetch_end > 0 && field_bytes(dst) > batch_from_memory_above_bytes;
     const std::uint8_t* interior = dst.site_layout->interior_sites();
     if (sizeof(real_of_t<T>) * words_v<T> * N >= tiled_above_site_bytes) {
       if (sites.tiled != nullptr) sites.list = sites.tiled;  // the interior or surface under halos
@@ -102,9 +108,9 @@ struct Cpu {
         sites.list = dst.site_layout->tiled_order();  // null where there is nothing to tile
     }
     parallel_for(count, [=](std::int64_t i) LATTE_LAMBDA {
-      const S s = site<S>(sites[i], interior);
+      const S s = site<S>(sites[i], interior, from_memory);
       if (i < prefetch_end) {
-        const S next = site<S>(sites[i + prefetch_distance], interior);
+        const S next = site<S>(sites[i + prefetch_distance], interior, from_memory);
         e.prefetch(next);
         if (!streaming) dst.prefetch(next);
       }

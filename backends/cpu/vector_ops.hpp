@@ -122,6 +122,18 @@ struct VectorOps {
       target = value;
     }
   }
+
+  // The same operations, but prefetches fill the second-level cache only:
+  // for data wanted a whole batch of right-hand sides ahead (RhsLoop,
+  // dsl/batch_lowering.hpp), more than the first-level cache holds.
+  struct ToSecondLevel;
+};
+
+struct VectorOps::ToSecondLevel : VectorOps {
+  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) {
+    const char* first = static_cast<const char*>(p);
+    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(first + offset, 0, 1);
+  }
 };
 
 }  // namespace latte::backend::cpu
