@@ -90,9 +90,14 @@ struct VectorOps {
   // many streams at once (Dslash: 8 neighbours and 8 links per site); the
   // hardware prefetchers do not keep that many ahead, and a site costs far
   // longer than a memory latency to compute, so one site ahead is enough.
-  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) {
+  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) { prefetch_lines<3>(p, bytes); }
+
+  // Every 64-byte line of [p, p + bytes), with the prefetch's temporal
+  // locality hint (3: all cache levels, 1: not the first).
+  template <int Locality>
+  LATTE_INLINE static void prefetch_lines(const void* p, std::size_t bytes) {
     const char* first = static_cast<const char*>(p);
-    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(first + offset, 0, 3);
+    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(first + offset, 0, Locality);
   }
 
   // Store that bypasses the caches (non-temporal). A statement that
@@ -130,10 +135,7 @@ struct VectorOps {
 };
 
 struct VectorOps::ToSecondLevel : VectorOps {
-  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) {
-    const char* first = static_cast<const char*>(p);
-    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(first + offset, 0, 1);
-  }
+  LATTE_INLINE static void prefetch(const void* p, std::size_t bytes) { prefetch_lines<1>(p, bytes); }
 };
 
 }  // namespace latte::backend::cpu
