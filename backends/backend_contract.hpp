@@ -3,15 +3,28 @@
 // backend B is a type with static members:
 //
 //   B::name, B::memory_side            which lowering, and where fields are read
+//   B::lowers_batches_by_rhs           statements on batches of right-hand sides
+//                                      run one right-hand side at a time within a
+//                                      site (dsl/batch_lowering.hpp)
 //   B::synchronize()                   wait until issued statements are done
-//   B::assign(dst, e, op, sites)       dst op= e at the outer sites of `sites`
-//   B::reduce<Combine>(e, sites)       accumulators (one per leaf of e's value)
-//                                      of e over `sites`
-//   B::assign_reduce<Combine>(dst, e, op, r, sites)
-//                                      both in one pass; r may read dst at the
-//                                      same site
-//   B::push(dst, e, targets, sites)    dst(x + d_k)[k] = e(x)[k] at the outer sites
-//                                      of `sites` (dsl/push.hpp)
+//   B::traversal(shape, sites, layout, interior)
+//                                      how to walk the sites of a statement of
+//                                      this shape (backends/traversal.hpp): chosen
+//                                      once per statement, from the backend's
+//                                      tuning constants
+//   B::for_each_site(traversal, kernel)
+//                                      kernel(site, streaming) at every site of
+//                                      the traversal, kernel.prefetch(next,
+//                                      destination) ahead where it says so; the
+//                                      backend picks the site type: a VectorSite
+//                                      (all lanes) or a LaneSite (one lane)
+//   B::reduce_sites<Combine>(traversal, kernel)
+//                                      the accumulators (one per leaf) of
+//                                      kernel(site) over the traversal's sites
+// The statements' kernels are written once, over either site type
+// (dsl/exec/statement_kernels.hpp), for every statement form; a new form
+// needs nothing from a backend. What a backend writes itself is how sites
+// are walked, and the halo work:
 //   B::return_halo<Real>(items, records, payload, words, nsimd)
 //   B::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd)
 //                                      a push's halo backwards: records into a
@@ -39,16 +52,22 @@
 // parts that do not depend on an expression type.
 
 #include <concepts>
+#include <cstdint>
 
+#include "backends/traversal.hpp"
 #include "lattice/halo_exchange.hpp"
+#include "lattice/simd_layout.hpp"
 #include "lattice/memory_side.hpp"
 
 namespace latte {
 
 template <class B>
-concept StatementBackend = requires(HaloItemsView items, const void* in, void* out) {
+concept StatementBackend = requires(HaloItemsView items, const void* in, void* out, const SiteLayout& layout,
+                                    const std::uint8_t* interior) {
   { B::name } -> std::convertible_to<const char*>;
   { B::memory_side } -> std::convertible_to<MemorySide>;
+  { B::lowers_batches_by_rhs } -> std::convertible_to<bool>;
+  { B::traversal(StatementShape{}, SiteRange{}, layout, interior) } -> std::same_as<Traversal>;
   B::synchronize();
   B::halo_begin();
   B::halo_staged();

@@ -10,13 +10,18 @@
 // then replaces the destination's, so the result is what the maths says.
 //
 // Every statement runs through a StatementPlan (dsl/statement_plan.hpp),
-// which exchanges halos where a shift reads another rank's block.
+// which exchanges halos where a shift reads another rank's block: the
+// expression's node is prepared into its evaluator in the plan
+// (dsl/exec/prepare.hpp), and the backend runs the evaluator.
 
 #include <stdexcept>
 #include <type_traits>
 
 #include "backends/backend.hpp"
 #include "dsl/batch_lowering.hpp"
+#include "dsl/exec/evaluators.hpp"
+#include "dsl/exec/statement_kernels.hpp"
+#include "dsl/exec/statement_shape.hpp"
 #include "dsl/expression.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/reduction_result.hpp"
@@ -54,12 +59,18 @@ auto destination_view(const Lattice<T, W>& dst, Op) {
 template <class Backend, class T, class W, class Node, class Op>
 void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
   StatementPlan<Backend> plan(dst.layout());
-  auto bound = lower_batches<Backend>(node);
   // Operands first: binding the destination for writing marks its other
   // copies stale, and an operand may be the destination itself.
-  bound.bind(plan);
+  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
   const auto view = destination_view<Backend>(dst, op);
-  const auto run = [&] { plan.run([&](SiteRange sites) { Backend::assign(view, bound, op, sites); }); };
+  constexpr int N = Lattice<T, W>::nsimd;
+  const AssignKernel<T, N, std::remove_const_t<decltype(evaluator)>, Op> kernel{{view.data}, evaluator};
+  const SiteLayout& layout = dst.layout();
+  const StatementShape shape =
+      statement_shape<T, N>(StatementForm::assign, layout, Op::reads_destination, evaluator.bytes_read_per_site);
+  const auto run = [&] {
+    plan.run([&](SiteRange sites) { for_each_site<Backend>(shape, layout, sites, kernel, layout.interior_sites()); });
+  };
   if (profile::listeners == 0) [[likely]] return run();
   profile::run_profiled<Backend>(
       run, [&] { return statement_model(dst, node, op); },
@@ -103,16 +114,23 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
     return reduce<SumCombine, Backend>(reduce_node);
   }
   StatementPlan<Backend> plan(dst.layout());
-  auto bound = lower_batches<Backend>(node);
-  auto bound_reduction = lower_batches<Backend>(reduce_node);
-  bound.bind(plan);
-  bound_reduction.bind(plan);
+  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
+  const auto reduction_evaluator = prepare(lower_batches<Backend>(reduce_node), plan);
   const auto view = destination_view<Backend>(dst, op);
-  using Accumulator = decltype(Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, SiteRange{}));
+  constexpr int N = Lattice<T, W>::nsimd;
+  using Evaluator = std::remove_const_t<decltype(evaluator)>;
+  const AssignReduceKernel<T, N, Evaluator, Op, std::remove_const_t<decltype(reduction_evaluator)>> kernel{
+      {{view.data}, evaluator}, reduction_evaluator};
+  const SiteLayout& layout = dst.layout();
+  const StatementShape shape = statement_shape<T, N>(StatementForm::assign_reduce, layout, Op::reads_destination,
+                                                     Evaluator::bytes_read_per_site);
+  using Accumulator =
+      decltype(reduce_sites<Backend, SumCombine>(shape, layout, SiteRange{}, kernel, layout.interior_sites()));
   Accumulator total = start_accumulator<SumCombine, Accumulator>();
   const auto run = [&] {
     plan.run([&](SiteRange sites) {
-      merge_accumulators<SumCombine>(total, Backend::template assign_reduce<SumCombine>(view, bound, op, bound_reduction, sites));
+      merge_accumulators<SumCombine>(
+          total, reduce_sites<Backend, SumCombine>(shape, layout, sites, kernel, layout.interior_sites()));
     });
   };
   if (profile::listeners == 0) [[likely]] run();

@@ -21,11 +21,11 @@
 // in the cache). A node the rewrite does not know (or a pack of separate
 // fields into a batch) leaves the statement as it was.
 //
-// The cuda lowering keeps whole-batch evaluation: RhsLoop holds N copies of
-// the node, which would pass N times the kernel parameters.
+// The cuda lowering keeps whole-batch evaluation (Backend::lowers_batches_by_rhs
+// is false there): RhsLoop's evaluator holds N evaluators, N times the
+// kernel parameters.
 
 #include <cstddef>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -138,9 +138,6 @@ struct RhsLoop {
   const SiteLayout* layout() const { return elements[0].layout(); }
   bool reads(const void* p) const { return elements[0].reads(p); }
   bool reads_shifted(const void* p) const { return elements[0].reads_shifted(p); }
-  template <class Plan> void bind(Plan& plan) {
-    for (auto& e : elements) e.bind(plan);
-  }
   static double flops_per_site() { return N * Element::flops_per_site(); }
   template <class Tally> void add_reads(Tally& tally, double weight) const {
     for (const auto& e : elements) e.add_reads(tally, weight);
@@ -148,48 +145,13 @@ struct RhsLoop {
   template <class Namer> void describe(Namer& namer, int precedence) const {
     elements[0].describe(namer, precedence);
   }
-  // A site's batch (18 KB for 12 spinors in double at AVX-512, read from 8
-  // neighbours) is more than the first-level cache holds. So where the
-  // statement streams from memory, the backend's prefetch one site ahead
-  // brings right-hand side 0 to the first level and the rest only to the
-  // second, and eval brings each next right-hand side to the first level
-  // while it computes the one before. Dslash at 24^4, 12 right-hand sides
-  // (bench_wilson, 2 threads, Zen 5, 2026-11-27, three alternations against
-  // all of a site to the first level): 33-38 -> 38-42 GFLOPS in double,
-  // 69-74 -> 77-86 in single. With the fields in cache (8^4,
-  // --no-interleave) the extra prefetches cost 10-15 %: there the whole
-  // site goes to the first level as before.
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    if constexpr (requires { s.to_second_level(); }) {
-      if (s.from_memory) {
-        elements[0].prefetch(s);
-        const auto ahead = s.to_second_level();
-        for (int k = 1; k < N; ++k) elements[k].prefetch(ahead);
-        return;
-      }
-    }
-    for (const auto& e : elements) e.prefetch(s);
-  }
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    using Value = std::remove_cvref_t<decltype(elements[0].eval(s))>;
-    Batch<Value, N> out;
-    for (int k = 0; k < N; ++k) {
-      if constexpr (requires { s.from_memory; })
-        if (s.from_memory && k + 1 < N) elements[k + 1].prefetch(s);
-      out.v[k] = elements[k].eval(s);
-    }
-    return out;
-  }
 };
 
 // The node a statement runs: RhsLoop where the rewrite applies, else node.
 template <class Backend, class Node>
 auto lower_batches(const Node& node) {
   using Value = typename Node::value_type;
-  constexpr bool device = std::string_view(Backend::name) == std::string_view("cuda");
-  if constexpr (!device && is_batch_value<Value> && lowers_by_rhs<Node>::value) {
+  if constexpr (Backend::lowers_batches_by_rhs && is_batch_value<Value> && lowers_by_rhs<Node>::value) {
     constexpr int N = batch_size_v<Value>;
     using Element = decltype(rhs_element(node, 0));
     return [&]<std::size_t... K>(std::index_sequence<K...>) {

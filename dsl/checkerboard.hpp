@@ -42,12 +42,6 @@ struct Merge {
   const SiteLayout* layout() const { return even.layout(); }
   bool reads(const void* p) const { return even.reads(p) || odd.reads(p); }
   bool reads_shifted(const void* p) const { return reads(p); }
-  template <class Plan>
-  void bind(Plan& plan) {
-    even.bind(plan);
-    odd.bind(plan);
-  }
-
   // Half the sites evaluate each part.
   static double flops_per_site() { return 0.5 * (E::flops_per_site() + O::flops_per_site()); }
   template <class Tally> void add_reads(Tally& tally, double weight) const {
@@ -60,23 +54,6 @@ struct Merge {
     namer.text(", ");
     odd.operand.describe(namer, 0);
     namer.text(")");
-  }
-
-  // Every outer site of the whole layout has one parity (even lane blocks).
-  template <class Site>
-  LATTE_INLINE bool on_even(const Site& s) const {
-    return even.table.permutation[s.outer] != DisplacementTable::absent;
-  }
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    if (on_even(s)) even.prefetch(s);
-    else odd.prefetch(s);
-  }
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    using Value = std::remove_cvref_t<decltype(even.eval(s))>;
-    if (on_even(s)) return Value(even.eval(s));
-    return Value(odd.eval(s));
   }
 };
 

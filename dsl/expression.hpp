@@ -6,16 +6,15 @@
 //                                    (void and 0 for a constant)
 //   layout()                         the SiteLayout of its fields (or null)
 //   reads(p), reads_shifted(p)       does it read data p (at a neighbour)?
-//   eval(site)                       value at a VectorSite or a LaneSite
-//   prefetch(site)                   request the memory eval(site) will read
-//   E::bytes_read_per_site           bytes of field data eval reads at one outer
-//                                    site, counted per read (a field read
+//   E::bytes_read_per_site           bytes of field data a site's evaluation
+//                                    reads, counted per read (a field read
 //                                    through 8 shifts counts 8 times): how long
 //                                    a site takes, which decides prefetching
-//   bind(plan)                       point its field views and shift tables at
-//                                    the memory the backend runs on, and tell
-//                                    the statement plan about halos
-//                                    (dsl/statement_plan.hpp)
+//   flops_per_site(), add_reads(tally, w), describe(namer, precedence)
+//                                    the statement model and name
+//                                    (dsl/statement_model.hpp)
+// and make_evaluator(node, context) (dsl/exec/) turns it into the evaluator
+// a kernel runs: nodes describe, evaluators read sites (dsl/exec/prepare.hpp).
 // Nodes hold their operands by value; leaves are views of named fields, so a
 // node never owns field data and never dangles while those fields live.
 
@@ -62,7 +61,6 @@ struct Constant {
   bool reads_shifted(const void*) const { return false; }
 
   template <class Site> LATTE_INLINE void prefetch(const Site&) const {}
-  template <class Plan> void bind(Plan&) {}
 
   static constexpr double flops_per_site() { return 0; }
   template <class Tally> void add_reads(Tally&, double) const {}

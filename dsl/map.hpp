@@ -1,8 +1,11 @@
 #pragma once
 // Map<F, Args...>: the one variadic node for every pointwise operation
-// (unary, binary, ternary). F is a stateless functor on site tensors; the
-// operands are stored in a flat, trivially copyable aggregate so deep
-// expressions stay cheap to instantiate and can be passed to device kernels.
+// (unary, binary, ternary). F is a functor on site tensors, with or without
+// state: a collision model with its relaxation rates, a clover term with its
+// c_sw. It is copied into the statement's evaluator (dsl/exec/map_evaluator.hpp),
+// so it must be trivially copyable and callable where kernels run
+// (LATTE_INLINE). The operands are stored in a flat aggregate so deep
+// expressions stay cheap to instantiate.
 
 #include <cstddef>
 #include <string>
@@ -33,27 +36,21 @@ struct Map {
   // Constants take the precision of the fields they meet.
   template <class A> using lane_value = std::conditional_t<std::is_void_v<real_type>, typename A::value_type,
                                                           rebind_t<typename A::value_type, real_type>>;
-  using value_type = decltype(F{}(std::declval<lane_value<Args>>()...));
+  using value_type = decltype(std::declval<const F&>()(std::declval<lane_value<Args>>()...));
   static constexpr std::size_t bytes_read_per_site = (std::size_t(0) + ... + Args::bytes_read_per_site);
+  static_assert(std::is_trivially_copyable_v<F>, "Latte: a map's functor must be trivially copyable");
 
+  [[no_unique_address]] F function;
   Pack operands;
   const SiteLayout* site_layout;
 
-  explicit Map(const Args&... args) : operands{{args}...}, site_layout(common_layout(args...)) {}
+  explicit Map(const Args&... args) : function{}, operands{{args}...}, site_layout(common_layout(args...)) {}
+  Map(const F& f, const Args&... args) : function(f), operands{{args}...}, site_layout(common_layout(args...)) {}
 
   const SiteLayout* layout() const { return site_layout; }
   bool reads(const void* p) const { return any([&](const auto& a) { return a.reads(p); }); }
   bool reads_shifted(const void* p) const { return any([&](const auto& a) { return a.reads_shifted(p); }); }
 
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    return eval_impl(s, std::index_sequence_for<Args...>{});
-  }
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    prefetch_impl(s, std::index_sequence_for<Args...>{});
-  }
-  template <class Plan> void bind(Plan& plan) { bind_impl(plan, std::index_sequence_for<Args...>{}); }
 
   // The statement model (dsl/statement_model.hpp).
   static double flops_per_site() { return counted_flops<F, lane_value<Args>...>() + (0.0 + ... + Args::flops_per_site()); }
@@ -95,17 +92,6 @@ struct Map {
     [&]<std::size_t... I>(std::index_sequence<I...>) { (body(slot<I>(operands)), ...); }(std::index_sequence_for<Args...>{});
   }
 
-  template <class Site, std::size_t... I>
-  LATTE_INLINE auto eval_impl(const Site& s, std::index_sequence<I...>) const {
-    return F{}(slot<I>(operands).eval(s)...);
-  }
-  template <class Site, std::size_t... I>
-  LATTE_INLINE void prefetch_impl(const Site& s, std::index_sequence<I...>) const {
-    (slot<I>(operands).prefetch(s), ...);
-  }
-  template <class Plan, std::size_t... I> void bind_impl(Plan& plan, std::index_sequence<I...>) {
-    (slot<I>(operands).bind(plan), ...);
-  }
   template <class P> bool any(P predicate) const {
     return any_impl(predicate, std::index_sequence_for<Args...>{});
   }
@@ -114,10 +100,16 @@ struct Map {
   }
 };
 
-// map<F>(operands...): build a node from fields, expressions and constants.
+// map<F>(operands...): build a node from fields, expressions and constants
+// with a functor made by F{}; map(f, operands...) with the functor object f
+// (which carries its parameters into every kernel).
 template <class F, class... A>
 auto map(A&&... operands) {
   return Map<F, node_t<A>...>(to_node(std::forward<A>(operands))...);
+}
+template <class F, class... A> requires(!Operand<std::remove_cvref_t<F>> && sizeof...(A) > 0 && (Operand<std::remove_cvref_t<A>> && ...))
+auto map(const F& f, A&&... operands) {
+  return Map<F, node_t<A>...>(f, to_node(std::forward<A>(operands))...);
 }
 
 }  // namespace latte

@@ -26,7 +26,6 @@ struct PrecisionCast {
   const SiteLayout* layout() const { return operand.layout(); }
   bool reads(const void* p) const { return operand.reads(p); }
   bool reads_shifted(const void* p) const { return operand.reads_shifted(p); }
-  template <class Plan> void bind(Plan& plan) { operand.bind(plan); }
 
   static double flops_per_site() { return E::flops_per_site(); }  // conversions are not flops
   template <class Tally> void add_reads(Tally& tally, double weight) const { operand.add_reads(tally, weight); }
@@ -34,38 +33,6 @@ struct PrecisionCast {
     namer.text(sizeof(To) == 8 ? "double(" : "float(");
     operand.describe(namer, 0);
     namer.text(")");
-  }
-
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    operand.prefetch(source_site(s));
-  }
-
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    using Leaf = typename Site::leaf_type;
-    const auto& value = operand.eval(source_site(s));
-    if constexpr (Site::is_vector) {
-      using Ops = typename Site::ops_type;
-      return transform_leaves<rebind_t<typename E::value_type, Leaf>>(
-          [](const auto& x) LATTE_LAMBDA { return Ops::template convert<Leaf>(x); }, value);
-    } else {
-      return transform_leaves<rebind_t<typename E::value_type, Leaf>>(
-          [](const auto& x) LATTE_LAMBDA { return static_cast<Leaf>(x); }, value);
-    }
-  }
-
- private:
-  // The same site, seen by the operand's precision.
-  template <class Site>
-  LATTE_INLINE static auto source_site(const Site& s) {
-    if constexpr (Site::is_vector) {
-      using Ops = typename Site::ops_type;
-      using FromVector = typename Ops::template vector_for<From, nsimd>;
-      return VectorSite<FromVector, From, Ops>{s.outer};
-    } else {
-      return LaneSite<From>{s.outer, s.lane};
-    }
   }
 };
 

@@ -32,8 +32,9 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
-#include "backends/common/push_targets.hpp"
 #include "dsl/assign.hpp"
+#include "dsl/exec/statement_kernels.hpp"
+#include "dsl/exec/statement_shape.hpp"
 #include "dsl/statement_plan.hpp"
 
 namespace latte {
@@ -116,37 +117,46 @@ void push_in_place(Lattice<T, W>& dst, const E& expression, const std::array<con
 
   std::array<const DisplacementTable*, K> tables{};
   std::array<HaloBuffers*, K> buffers{};
-  PushTargets<Real, static_cast<int>(K)> targets{};
+  StatementPlan<Backend> plan(layout);
+  const auto evaluator = prepare(lower_batches<Backend>(node), plan);  // operands first: the destination is one of them
+  auto view = dst.node();
+  view.bind(side, Access::read_write);
+  PushKernel<T, N, std::remove_const_t<decltype(evaluator)>, static_cast<int>(K)> kernel{{view.data}, evaluator, {}, {}, {}};
+  // At an interior site every element's target is a fixed distance from
+  // the site's own record when every target table is interior_regular (or
+  // the element stays put): one precomputed offset per element, instead of
+  // two table reads and two tests per element.
+  bool interior_targets_regular = true;
   for (std::size_t k = 0; k < K; ++k) {
     const Coordinate& d = *displacements[k];
     if (d.size() != static_cast<std::size_t>(layout.dimensions()))
       throw std::invalid_argument("Latte: push_in_place displacement " + std::to_string(k) + " has " +
                                   std::to_string(d.size()) + " components on a " +
                                   std::to_string(layout.dimensions()) + "-dimensional lattice");
-    targets.table[k] = DisplacementView{nullptr, nullptr, nullptr, N};
-    targets.records[k] = nullptr;
+    kernel.table[k] = DisplacementView{nullptr, nullptr, nullptr, N};
+    kernel.records[k] = nullptr;
+    kernel.interior_target[k] = static_cast<std::int64_t>(k) * element_words * N;
     if (push_detail::is_zero(d)) continue;
     tables[k] = &layout.displacement(d);
-    targets.table[k] = FieldMemory::table_view(*tables[k], side);
+    const DisplacementView& t = kernel.table[k] = FieldMemory::table_view(*tables[k], side);
+    if (!t.interior_regular) interior_targets_regular = false;
+    kernel.interior_target[k] += t.interior_offset * FieldAccess<T, N>::record_stride;
     if (tables[k]->halo) {
       buffers[k] = &tables[k]->halo->buffers(sizeof(Real), element_words, N,
                                              push_detail::first_occurrence + static_cast<int>(k));
-      targets.records[k] = static_cast<Real*>(buffers[k]->records.data(side, Access::read_write));
+      kernel.records[k] = static_cast<Real*>(buffers[k]->records.data(side, Access::read_write));
     }
   }
-
-  StatementPlan<Backend> plan(layout);
-  auto bound = lower_batches<Backend>(node);
-  bound.bind(plan);  // operands first: the destination is one of them
-  auto view = dst.node();
-  view.bind(side, Access::read_write);
+  const std::uint8_t* interior = interior_targets_regular ? layout.interior_sites() : nullptr;
+  const StatementShape shape =
+      statement_shape<T, N>(StatementForm::push, layout, false, decltype(kernel.e)::bytes_read_per_site);
   bool any_halo = false;
   for (const HaloBuffers* b : buffers) any_halo = any_halo || b;
   const auto run = [&] {
-    plan.run([&](SiteRange sites) { Backend::push(view, bound, targets, sites); });
+    plan.run([&](SiteRange sites) { for_each_site<Backend>(shape, layout, sites, kernel, interior); });
     if (any_halo)
       push_detail::return_halos<Backend, Real, static_cast<int>(K)>(layout, tables, buffers, view.data,
-                                                                     FieldView<T, N>::record_stride, element_words, N);
+                                                                     FieldAccess<T, N>::record_stride, element_words, N);
   };
   if (profile::listeners == 0) [[likely]] return run();
   // The statement model of an assignment of the same value: each site's

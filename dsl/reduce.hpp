@@ -12,6 +12,9 @@
 
 #include "backends/backend.hpp"
 #include "dsl/batch_lowering.hpp"
+#include "dsl/exec/evaluators.hpp"
+#include "dsl/exec/statement_kernels.hpp"
+#include "dsl/exec/statement_shape.hpp"
 #include "dsl/functors.hpp"
 #include "dsl/map.hpp"
 #include "dsl/reduction_result.hpp"
@@ -27,12 +30,16 @@ auto reduce(const E& expression) {
   static_assert(!std::is_void_v<typename Node::real_type>, "Latte: a reduction needs at least one field in its expression");
   const SiteLayout& layout = *node.layout();
   StatementPlan<Backend> plan(layout);
-  auto bound = lower_batches<Backend>(node);
-  bound.bind(plan);
-  using Accumulator = decltype(Backend::template reduce<Combine>(bound, SiteRange{}));
+  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
+  using Evaluator = std::remove_const_t<decltype(evaluator)>;
+  const ReduceKernel<Evaluator> kernel{evaluator};
+  const StatementShape shape{StatementForm::reduce, false, 0, 0, Evaluator::bytes_read_per_site};
+  using Accumulator = decltype(reduce_sites<Backend, Combine>(shape, layout, SiteRange{}, kernel, nullptr));
   Accumulator total = start_accumulator<Combine, Accumulator>();
   const auto run = [&] {
-    plan.run([&](SiteRange sites) { merge_accumulators<Combine>(total, Backend::template reduce<Combine>(bound, sites)); });
+    plan.run([&](SiteRange sites) {
+      merge_accumulators<Combine>(total, reduce_sites<Backend, Combine>(shape, layout, sites, kernel, nullptr));
+    });
   };
   if (profile::listeners == 0) [[likely]] run();
   else

@@ -13,16 +13,16 @@
 // On a lattice spread over ranks, outer sites whose neighbour is in another
 // block read the shifted value from the halo records instead
 // (DisplacementTable::halo_entry); the statement plan fills them from
-// messages (dsl/statement_plan.hpp), packed by pack() below on the rank that
-// holds the operand: the shifted sub-expression is evaluated where its
-// fields are, and its value is what is sent.
+// messages (dsl/statement_plan.hpp), packed on the rank that holds the
+// operand: the shifted sub-expression is evaluated where its fields are,
+// and its value is what is sent. The evaluation itself is the shift's
+// evaluator (dsl/exec/shift_evaluator.hpp).
 
 #include <cstdint>
 #include <string>
 
 #include "dsl/expression.hpp"
 #include "lattice/displacement_table.hpp"
-#include "lattice/halo_exchange.hpp"
 
 namespace latte {
 
@@ -34,18 +34,10 @@ struct Shift {
   static constexpr int nsimd = E::nsimd;
   static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
 
-  // The value of one lane of the operand, as the halo records hold it.
-  using halo_value = rebind_t<value_type, real_type>;
-  static constexpr int halo_words = words_v<halo_value>;
-  // Only values made of reals travel through halos (not comparison masks).
-  static constexpr bool holds_reals = std::is_floating_point_v<real_of_t<value_type>>;
-
   using operand_type = E;
   E operand;
-  DisplacementView table;
   const DisplacementTable* source;  // host tables, owned by the layout
   const SiteLayout* destination;    // where the shifted expression lives
-  FieldView<halo_value, nsimd> halo{};  // the halo's records, bound when the table has a halo
   // The displacement, kept only to name the statement (dsl/statement_model.hpp);
   // gather: a pick between the whole lattice and a checkerboard.
   static constexpr int named_dimensions = 4;
@@ -58,7 +50,6 @@ struct Shift {
     if (!layout) throw std::invalid_argument("Latte: shift of an expression without fields has no lattice");
     source = &layout->displacement(displacement);
     destination = &layout->shifted(displacement);
-    table = source->host_view();
     remember(displacement);
   }
   // A unit step along mu (no displacement vector is made: a statement
@@ -67,39 +58,20 @@ struct Shift {
     const SiteLayout* layout = e.layout();
     source = &layout->unit_displacement(mu, step);
     destination = &layout->checkerboard(layout->checkerboarded() ? latte::opposite(layout->parity()) : Parity::all);
-    table = source->host_view();
     dimensions = static_cast<std::int8_t>(layout->dimensions());
     if (mu < named_dimensions) displacement[mu] = static_cast<std::int8_t>(step);
   }
   // The same shift of another operand (dsl/batch_lowering.hpp: one element
-  // of a batch), before binding.
+  // of a batch).
   template <class Other>
   Shift(const E& e, const Shift<Other>& like)
-      : operand(e), table(like.table), source(like.source), destination(like.destination),
-        dimensions(like.dimensions), gather(like.gather) {
+      : operand(e), source(like.source), destination(like.destination), dimensions(like.dimensions),
+        gather(like.gather) {
     for (int k = 0; k < named_dimensions; ++k) displacement[k] = like.displacement[k];
   }
   // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
-      : operand(e), table(gather.host_view()), source(&gather), destination(&to), gather(true) {}
-
-  template <class Plan>
-  void bind(Plan& plan) {
-    plan.enter_shift();
-    operand.bind(plan);
-    plan.leave_shift();
-    table = FieldMemory::table_view(*source, plan.side());
-    if (source->halo) {
-      if constexpr (holds_reals) plan.add_remote(*this, *source->halo);
-      else throw std::invalid_argument("Latte: a shift across ranks of a value that is not made of reals (a mask)");
-    }
-  }
-
-  // Evaluate the operand at a message's source sites, into its payload.
-  template <class Backend>
-  static void pack(const void* self, HaloItemsView items, void* payload) {
-    Backend::pack(static_cast<const Shift*>(self)->operand, items, static_cast<real_type*>(payload));
-  }
+      : operand(e), source(&gather), destination(&to), gather(true) {}
 
   const SiteLayout* layout() const { return destination; }
   bool reads(const void* p) const { return operand.reads(p); }
@@ -119,60 +91,6 @@ struct Shift {
     const std::string closing = namer.shift_begin(displacement, dimensions);
     operand.describe(namer, 0);
     namer.shift_end(closing);
-  }
-
-  // At an interior site (VectorSite::interior) a one-step shift's neighbour
-  // is a fixed offset away in the same lanes: neither table is read, which
-  // spares a statement with many shifts two table streams per shift
-  // (lattice Boltzmann: 36 for D3Q19).
-  //
-  // eval chooses the neighbour and its permutation first and evaluates the
-  // operand in one place. Two inlined copies of the operand's arithmetic (one
-  // per path) would let GCC fuse multiplies into FMAs (-ffp-contract=fast,
-  // CMakeLists.txt) differently in each, and one rank (large blocks: mostly
-  // interior sites) and N ranks (small blocks: often none) would then differ
-  // in the last bit, as tests/test_decomposition.cpp's nested-shift statement
-  // once did under mpirun -np 2. The halo path only loads values; pack()
-  // below evaluates the operand for them in a copy of its own (the backend's
-  // pack loop), which the bit-for-bit tests under mpirun keep honest.
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    if constexpr (Site::is_vector) {
-      if (s.interior && table.interior_regular) {
-        operand.prefetch(Site{s.outer + table.interior_offset});
-        return;
-      }
-    }
-    operand.prefetch(Site{table.neighbour[s.outer]});
-  }
-
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
-    std::int64_t neighbour;
-    int permutation;
-    bool interior = false;
-    if constexpr (Site::is_vector) interior = s.interior && table.interior_regular;
-    if (interior) {
-      neighbour = s.outer + table.interior_offset;
-      permutation = 0;
-    } else {
-      neighbour = table.neighbour[s.outer];
-      permutation = table.permutation[s.outer];
-      if constexpr (holds_reals) {
-        if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
-          if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
-          else return Value(halo.load(Site{neighbour, s.lane}));
-        }
-      }
-    }
-    if constexpr (Site::is_vector) {
-      Value value = operand.eval(Site{neighbour});
-      if (permutation != 0) Site::permute(value, table.lane_map(permutation));
-      return value;
-    } else {
-      return Value(operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]}));
-    }
   }
 
  private:

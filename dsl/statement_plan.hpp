@@ -1,14 +1,14 @@
 #pragma once
-// The evaluator of one statement: the walk over its expression before a
-// backend runs it, and the order in which it runs.
+// The plan of one statement: the context its expressions are prepared in,
+// and the order in which it runs.
 //
-// Binding (node.bind(plan)) points every field view and shift table at the
-// memory the backend works on, and tells the plan about each shift whose
-// table has a halo (lattice/halo_exchange.hpp): the plan gives it the
-// halo's records to read and keeps a way to evaluate the shifted
-// sub-expression on the sites other ranks need (its "compressor": whatever
-// the sub-expression's value is — a half spinor, U^+ h, one population — is
-// what travels). Then run() executes:
+// Preparing (prepare(node, plan), dsl/exec/prepare.hpp) points every field
+// and shift table at the memory the backend works on, and tells the plan
+// about each shift whose table has a halo (lattice/halo_exchange.hpp): the
+// plan gives it the halo's records to read and keeps a copy of the shifted
+// sub-expression's evaluator to evaluate it on the sites other ranks need
+// (its "compressor": whatever the sub-expression's value is — a half
+// spinor, U^+ h, one population — is what travels). Then run() executes:
 //
 //   1. halos of shifts nested inside other shifts, deepest first, each
 //      packed, exchanged and unpacked before the level above packs;
@@ -23,8 +23,9 @@
 // or LATTE_OVERLAP=0 runs 4 before 3 and then all sites at once). A
 // statement with no halo runs all sites in one call, as on one rank.
 //
-// Buffers and site splits are cached with the tables, and the plan itself
-// holds a fixed array: repeating a statement allocates nothing.
+// Buffers and site splits are cached with the tables, the plan itself holds
+// a fixed array, and the evaluator copies live in a store whose memory is
+// kept (dsl/exec/evaluator_store.hpp): repeating a statement allocates nothing.
 //
 // On device memory a payload is packed and unpacked where statements run and
 // MPI gets its pinned host copy (or, with CUDA-aware MPI, the device buffer):
@@ -45,6 +46,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dsl/exec/evaluator_store.hpp"
 #include "lattice/decomposition.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/simd_layout.hpp"
@@ -82,7 +84,7 @@ class StatementPlan {
   // with its own (1/N-sized) messages.
   static constexpr int capacity = 256;
 
-  explicit StatementPlan(const SiteLayout& layout) : layout_(layout) {}
+  explicit StatementPlan(const SiteLayout& layout) : layout_(layout) { statement_evaluators().clear(); }
   StatementPlan(const StatementPlan&) = delete;
   StatementPlan& operator=(const StatementPlan&) = delete;
 
@@ -91,30 +93,31 @@ class StatementPlan {
   void enter_shift() { ++depth_; }
   void leave_shift() { --depth_; }
 
-  // A shift whose table has a halo: give it the records to read and keep its
-  // packing function (Node::template pack<Backend>, which evaluates the
-  // shifted operand at a message's source sites).
-  template <class Node>
-  void add_remote(Node& shift, const HaloExchange& exchange) {
+  // A shift whose table has a halo: keep its operand's evaluator (which
+  // evaluates the shifted sub-expression at a message's source sites) and
+  // return the halo records the shift reads.
+  template <class Operand>
+  auto* add_remote(const Operand& operand, const HaloExchange& exchange) {
     if (count_ == capacity)
       throw std::length_error("Latte: a statement with more than " + std::to_string(capacity) +
                               " shifts that need halos; split it");
-    using Real = typename Node::real_type;
-    constexpr int words = Node::halo_words;
+    using Real = typename Operand::real_type;
+    constexpr int words = words_v<rebind_t<typename Operand::value_type, Real>>;
     int occurrence = 0;
     for (int i = 0; i < count_; ++i)
       occurrence += remotes_[i].exchange == &exchange && remotes_[i].words == words &&
                     remotes_[i].real_bytes == sizeof(Real);
-    HaloBuffers& buffers = exchange.buffers(sizeof(Real), words, Node::nsimd, occurrence);
-    shift.halo.data = static_cast<Real*>(buffers.records.data(side(), Access::read_write));
+    HaloBuffers& buffers = exchange.buffers(sizeof(Real), words, Operand::nsimd, occurrence);
+    Real* records = static_cast<Real*>(buffers.records.data(side(), Access::read_write));
     // On the device, the messages' item tables are copied there now, in
     // statement order, so that halo work ordered after the statements before
     // it (Backend::halo_begin) finds them complete.
     if constexpr (side() == MemorySide::device)
       for (const HaloMessage& message : exchange.messages) (void)message.view(side());
-    remotes_[count_++] = Remote{&exchange, &buffers, &shift, &Node::template pack<Backend>,
-                                &Backend::template unpack<Real>, words, sizeof(Real), Node::nsimd, depth_};
+    remotes_[count_++] = Remote{&exchange,  &buffers, statement_evaluators().keep(operand), &pack<Operand>,
+                                &Backend::template unpack<Real>, words, sizeof(Real), Operand::nsimd, depth_};
     max_depth_ = depth_ > max_depth_ ? depth_ : max_depth_;
+    return records;
   }
 
   bool has_halos() const { return count_ > 0; }
@@ -155,8 +158,8 @@ class StatementPlan {
   struct Remote {
     const HaloExchange* exchange;
     HaloBuffers* buffers;
-    const void* node;
-    void (*pack)(const void* node, HaloItemsView items, void* payload);
+    const void* operand;  // the shifted operand's evaluator (EvaluatorStore)
+    void (*pack)(const void* operand, HaloItemsView items, void* payload);
     void (*unpack)(HaloItemsView items, const void* payload, void* records, int words, int nsimd);
     int words;
     std::size_t real_bytes;
@@ -188,7 +191,7 @@ class StatementPlan {
     });
     for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
       HaloPayload& payload = r.buffers->send[m];
-      r.pack(r.node, message.view(side()), payload.kernel_data());
+      r.pack(r.operand, message.view(side()), payload.kernel_data());
       if (!message.to_self) payload.stage_to_host();
     });
     Backend::halo_staged();
@@ -219,6 +222,12 @@ class StatementPlan {
     Backend::halo_end();
     communication_counters().exchange_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
+  }
+
+  // Evaluate a kept operand at a message's source sites, into its payload.
+  template <class Operand>
+  static void pack(const void* operand, HaloItemsView items, void* payload) {
+    Backend::pack(*static_cast<const Operand*>(operand), items, static_cast<typename Operand::real_type*>(payload));
   }
 
   // Tags keep apart the messages of one statement between the same two

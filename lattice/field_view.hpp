@@ -1,42 +1,36 @@
 #pragma once
-// A non-owning, trivially copyable handle to a field's data: what kernels
-// capture and what expression leaves are made of. Memory image: outer site o
-// holds words_v<T> reals per lane, each as Nsimd consecutive lanes, so
-// real k of lane l lives at data[(o * words + k) * Nsimd + l]. The vector
-// path reads a whole rebind_t<T, batch> at once; the per-lane path reads with
-// stride Nsimd, which on a GPU is a coalesced access across lanes.
-//
-// A view may also show one element of a larger site record (element<i>(f)
-// of a population field): then T is the element, data points at the
-// element's place in the record of outer site 0, and RecordWords is the
-// whole record's length, so loads and prefetches touch only that element.
+// A field as an expression leaf and as a statement's destination: the
+// kernel's FieldAccess (lattice/field_access.hpp: the data pointer, loads
+// and stores) plus what only the host needs: the layout, the storage it
+// binds to a memory side, and the element offset of a view of one element
+// of a larger record (element<i>(f)). A statement prepares the leaf into
+// its FieldAccess (dsl/evaluator.hpp): kernels never carry the host part.
 
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/config.hpp"
 #include "backends/memory.hpp"
+#include "lattice/field_access.hpp"
 #include "lattice/memory_side.hpp"
 #include "lattice/simd_layout.hpp"
-#include "lattice/site_index.hpp"
-#include "lattice/tensor.hpp"
 
 namespace latte {
 
 template <class T, int Nsimd, int RecordWords = words_v<T>>
-struct FieldView {
+struct FieldView : FieldAccess<T, Nsimd, RecordWords> {
+  using access_type = FieldAccess<T, Nsimd, RecordWords>;
   static constexpr bool is_latte_expression = true;
-  using value_type = T;
-  using real_type = real_of_t<T>;
-  static constexpr int nsimd = Nsimd;
-  static constexpr int site_words = words_v<T>;
-  static constexpr int record_stride = RecordWords * Nsimd;  // reals from one outer site to the next
-  static constexpr std::size_t bytes_read_per_site = sizeof(real_type) * site_words * Nsimd;
+  using typename access_type::real_type;
+  using access_type::site_words;
+  using access_type::data;
 
-  real_type* data;
   const SiteLayout* site_layout;
   FieldMemory* memory;  // the whole field's storage: what binding and aliasing checks use
   int offset;           // reals from the start of a record to this view's first one
+
+  FieldView() : access_type{nullptr}, site_layout(nullptr), memory(nullptr), offset(0) {}
+  FieldView(real_type* data_, const SiteLayout* layout, FieldMemory* memory_, int offset_)
+      : access_type{data_}, site_layout(layout), memory(memory_), offset(offset_) {}
 
   const SiteLayout* layout() const { return site_layout; }
   bool reads(const void* p) const { return memory == p; }
@@ -54,66 +48,6 @@ struct FieldView {
   // Point data at the field's copy on `side`, bringing it up to date there.
   void bind(MemorySide side, Access access) {
     if (memory) data = static_cast<real_type*>(memory->data(side, access)) + offset;
-  }
-  // As an operand of a statement: read where the statement's backend runs.
-  template <class Plan> void bind(Plan& plan) { bind(plan.side(), Access::read); }
-
-  template <class S>
-  LATTE_INLINE decltype(auto) eval(const S& s) const { return load(s); }
-
-  // Bring this field's record at s towards the cache (vector path only; the
-  // per-lane path runs on GPUs, where latency is hidden by other threads).
-  template <class S>
-  LATTE_INLINE void prefetch(const S& s) const {
-    if constexpr (S::is_vector)
-      S::prefetch(data + s.outer * record_stride, sizeof(real_type) * site_words * Nsimd);
-  }
-
-  // A reference, not a copy: operators then read the leaves they need
-  // straight from memory, and a large site (a 1.5 KB spinor) is never
-  // staged through the stack.
-  template <class V, class Ops>
-  LATTE_INLINE const rebind_t<T, V>& load(const VectorSite<V, real_type, Ops>& s) const {
-    using Site = rebind_t<T, V>;
-    static_assert(sizeof(Site) == sizeof(real_type) * site_words * Nsimd,
-                  "vector type does not match the field's SIMD layout");
-    return *reinterpret_cast<const Site*>(data + s.outer * record_stride);
-  }
-  // Leaf by leaf, so that a value still in registers goes straight to memory
-  // (a whole-struct assignment of a large site becomes a memcpy from the stack).
-  template <class V, class Ops, class Value>
-  LATTE_INLINE void store(const VectorSite<V, real_type, Ops>& s, const Value& value) const {
-    using Site = rebind_t<T, V>;
-    Site& target = *reinterpret_cast<Site*>(data + s.outer * record_stride);
-    if constexpr (std::is_same_v<Value, Site>) {
-      for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { out = in; }, target, value);
-    } else {
-      const Site converted(value);  // e.g. a real expression stored into a complex field
-      for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { out = in; }, target, converted);
-    }
-  }
-
-  // The same, bypassing the caches (see VectorOps::stream).
-  template <class V, class Ops, class Value>
-  LATTE_INLINE void stream(const VectorSite<V, real_type, Ops>& s, const Value& value) const {
-    using Site = rebind_t<T, V>;
-    Site& target = *reinterpret_cast<Site*>(data + s.outer * record_stride);
-    const Site& converted = value;  // a temporary only when Value is not Site already
-    for_each_leaf([](V& out, const V& in) LATTE_LAMBDA { VectorSite<V, real_type, Ops>::stream(out, in); }, target,
-                  converted);
-  }
-
-  LATTE_INLINE T load(const LaneSite<real_type>& s) const {
-    const real_type* base = data + s.outer * record_stride + s.lane;
-    T value;
-    int k = 0;
-    for_each_leaf([&](real_type& x) LATTE_LAMBDA { x = base[(k++) * Nsimd]; }, value);
-    return value;
-  }
-  LATTE_INLINE void store(const LaneSite<real_type>& s, const T& value) const {
-    real_type* base = data + s.outer * record_stride + s.lane;
-    int k = 0;
-    for_each_leaf([&](const real_type& x) LATTE_LAMBDA { base[(k++) * Nsimd] = x; }, value);
   }
 };
 

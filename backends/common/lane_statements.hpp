@@ -1,15 +1,14 @@
 #pragma once
-// The per-lane lowering of a statement: what one (outer site, lane) thread
-// does. The simt backend runs these bodies in OpenMP loops on the CPU; the
-// CUDA backend runs the very same bodies, one GPU thread per (site, lane).
-// Keeping them here, free of any loop or launch, is what lets the CPU test
-// suite exercise the GPU's evaluation logic.
+// The per-lane bodies of the backends' patterns: what one (outer site, lane)
+// thread does in a reduction and in halo work. The simt backend runs them in
+// OpenMP loops on the CPU; the CUDA backend runs the very same bodies, one
+// GPU thread per (site, lane). The statements' kernels themselves are
+// written once for both site types (dsl/exec/statement_kernels.hpp).
 
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
-#include "backends/common/push_targets.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "backends/config.hpp"
 #include "lattice/field_view.hpp"
@@ -18,47 +17,25 @@
 
 namespace latte::lane {
 
-// dst(o, l) op= e(o, l)
-template <class T, int N, class E, class Op>
-LATTE_INLINE void assign(const FieldView<T, N>& dst, const E& e, Op, std::int64_t outer, int lane) {
-  using Real = real_of_t<T>;
-  const LaneSite<Real> s{outer, lane};
-  if constexpr (Op::reads_destination) dst.store(s, Op::apply(dst.load(s), e.eval(s)));
-  else dst.store(s, Op::apply(T{}, e.eval(s)));
-}
+// The accumulator type of a reduction kernel's values (kernel(site):
+// dsl/exec/statement_kernels.hpp).
+template <class Combine, class Kernel>
+using accumulator_of = accumulator_t<Combine, std::remove_cvref_t<decltype(std::declval<const Kernel&>()(
+                                                  LaneSite<typename Kernel::real_type>{0, 0}))>>;
 
-// Add e(o, l) to the accumulators a (one per leaf of e's value).
-template <class Combine, class A, class E>
-LATTE_INLINE void accumulate_site(A& a, const E& e, std::int64_t outer, int lane) {
-  accumulate<Combine>(a, e.eval(LaneSite<typename E::real_type>{outer, lane}));
+// Add kernel(o, l) to the accumulators a (one per leaf of its value).
+template <class Combine, class A, class Kernel>
+LATTE_INLINE void accumulate_site(A& a, const Kernel& kernel, std::int64_t outer, int lane) {
+  accumulate<Combine>(a, kernel(LaneSite<typename Kernel::real_type>{outer, lane}));
 }
-
-// The accumulator type of e's values.
-template <class Combine, class E>
-using accumulator_of = accumulator_t<Combine, std::remove_cvref_t<decltype(std::declval<const E&>().eval(
-                                                  LaneSite<typename E::real_type>{0, 0}))>>;
 
 // Reduce block b of the sites into a.
-template <class Combine, class A, class E>
-LATTE_INLINE void reduce_block(A& a, const E& e, SiteRange sites, std::int64_t block) {
+template <class Combine, class A, class Kernel>
+LATTE_INLINE void reduce_block(A& a, const Kernel& kernel, SiteRange sites, std::int64_t block) {
   const std::int64_t begin = block * reduction_block_sites;
   const std::int64_t end = begin + reduction_block_sites < sites.count ? begin + reduction_block_sites : sites.count;
   for (std::int64_t i = begin; i < end; ++i)
-    for (int l = 0; l < E::nsimd; ++l) accumulate_site<Combine>(a, e, sites[i], l);
-}
-
-// Assign block b of the sites and reduce r over it, each lane reading back
-// the value it has just written.
-template <class Combine, class A, class T, int N, class E, class Op, class R>
-LATTE_INLINE void assign_reduce_block(A& a, const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites,
-                                      std::int64_t block) {
-  const std::int64_t begin = block * reduction_block_sites;
-  const std::int64_t end = begin + reduction_block_sites < sites.count ? begin + reduction_block_sites : sites.count;
-  for (std::int64_t i = begin; i < end; ++i)
-    for (int l = 0; l < N; ++l) {
-      assign(dst, e, op, sites[i], l);
-      accumulate_site<Combine>(a, r, sites[i], l);
-    }
+    for (int l = 0; l < Kernel::nsimd; ++l) accumulate_site<Combine>(a, kernel, sites[i], l);
 }
 
 // Halo item i: the value of e at the item's source (outer site, lane), its
@@ -79,31 +56,6 @@ LATTE_INLINE void unpack_item(const HaloItem& item, std::int64_t i, const Real* 
                               int nsimd) {
   Real* out = records + static_cast<std::int64_t>(item.slot) * words * nsimd + item.lane;
   for (int w = 0; w < words; ++w) out[w * nsimd] = payload[item.position(i, words, w)];
-}
-
-// dst(x + d_k)[k] = e(x)[k] for every element k (dsl/push.hpp). The whole
-// value is computed before the first store: a push may write the very
-// locations it reads.
-template <class T, int N, class E, int K>
-LATTE_INLINE void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to,
-                       std::int64_t outer, int lane) {
-  using Real = real_of_t<T>;
-  constexpr int element_words = words_v<typename T::element_type>;
-  const T value = e.eval(LaneSite<Real>{outer, lane});
-  for (int k = 0; k < K; ++k) {
-    const DisplacementView& t = to.table[k];
-    Real* out;
-    if (!t.neighbour) {
-      out = dst.data + outer * FieldView<T, N>::record_stride + k * element_words * N + lane;
-    } else {
-      const int p = t.permutation[outer];
-      const std::int64_t n = t.neighbour[outer];
-      if (p == DisplacementTable::halo_entry) out = to.records[k] + n * element_words * N + lane;
-      else out = dst.data + n * FieldView<T, N>::record_stride + k * element_words * N + t.lane_map(p)[lane];
-    }
-    int w = 0;
-    for_each_leaf([&](const Real& x) LATTE_LAMBDA { out[(w++) * N] = x; }, value.v[k]);
-  }
 }
 
 // The reverse of unpack_item, for a push's halo: the record's (slot, lane)

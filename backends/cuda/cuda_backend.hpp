@@ -1,6 +1,6 @@
 #pragma once
-// The CUDA backend: every fused statement is one kernel launch on the
-// default stream (statements stay in program order and run back to back);
+// The CUDA backend: every fused statement (its kernel written once in
+// dsl/exec/statement_kernels.hpp) is one launch on the default stream (statements stay in program order and run back to back);
 // halo packs, payload copies and unpacks run on a stream of their own
 // (backends/cuda/halo_stream.hpp), ordered against statements by events;
 // reductions merge per-thread accumulators in a block-level tree, then one
@@ -20,14 +20,18 @@
 #include "backends/cuda/kernel_names.hpp"
 #include "backends/cuda/launch.hpp"
 #include "backends/cuda/statement_kernels.hpp"
+#include "backends/traversal.hpp"
 #include "lattice/field_view.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/memory_side.hpp"
+#include "lattice/simd_layout.hpp"
 
 namespace latte::backend {
 
 struct Cuda {
   static constexpr const char* name = "cuda";
+  // Statements on batches of right-hand sides: whole batches per thread: one evaluator per right-hand side would pass N times the kernel parameters.
+  static constexpr bool lowers_batches_by_rhs = false;
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
   using StatementTimer = cuda::EventTimer;
   static double stream_triad_gbytes_per_s() { return cuda::device_stream_triad_gbytes_per_s(); }
@@ -36,52 +40,34 @@ struct Cuda {
   // Statements are asynchronous; timers and host code that need them done wait here.
   static void synchronize() { cuda::check(cudaDeviceSynchronize(), "waiting for the device"); }
 
-  template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {
-    const std::int64_t threads = sites.count * N;
-    if (threads == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::assign_kernel<T, N, E, Op>);
-    const cuda::StatementGrid grid = cuda::statement_grid(shape, threads);
-    cuda::assign_kernel<T, N, E, Op><<<grid.blocks, grid.block>>>(dst, e, op, sites, threads);
-    cuda::after_launch(&cuda::describe_assign<T, E, Op>);
+  // Every site in order: threads hide latency, no prefetching or tiling.
+  static Traversal traversal(const StatementShape&, SiteRange sites, const SiteLayout&, const std::uint8_t*) {
+    return Traversal{sites};
   }
 
-  template <class T, int N, class E, int K>
-  static void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to, SiteRange sites) {
-    const std::int64_t threads = sites.count * N;
+  // One launch: thread i runs kernel(site i / N, lane i % N).
+  template <class Kernel>
+  static void for_each_site(const Traversal& t, const Kernel& kernel) {
+    const std::int64_t threads = t.sites.count * Kernel::nsimd;
     if (threads == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::push_kernel<T, N, E, K>);
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::site_kernel<Kernel>);
     const cuda::StatementGrid grid = cuda::statement_grid(shape, threads);
-    cuda::push_kernel<T, N, E, K><<<grid.blocks, grid.block>>>(dst, e, to, sites, threads);
-    cuda::after_launch(&cuda::describe_push<T, E>);
+    cuda::site_kernel<Kernel><<<grid.blocks, grid.block>>>(kernel, t.sites, threads);
+    cuda::after_launch(&cuda::describe_statement<Kernel>);
   }
 
-  template <class Combine, class E>
-  static auto reduce(const E& e, SiteRange sites) {
-    constexpr int N = E::nsimd;
-    using A = lane::accumulator_of<Combine, E>;
-    const std::int64_t threads = sites.count * N;
+  // Per-thread accumulators merged in each block, then the blocks' in one.
+  template <class Combine, class Kernel>
+  static auto reduce_sites(const Traversal& t, const Kernel& kernel) {
+    using A = lane::accumulator_of<Combine, Kernel>;
+    const std::int64_t threads = t.sites.count * Kernel::nsimd;
     if (threads == 0) return start_accumulator<Combine, A>();
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::reduce_kernel<Combine, N, E, A>, sizeof(A));
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::reduce_kernel<Combine, Kernel, A>, sizeof(A));
     const Grid grid = grid_for(shape, threads);
     A* partial = scratch<A>(grid.blocks + 1);
-    cuda::reduce_kernel<Combine, N, E, A><<<grid.blocks, grid.block, grid.block * sizeof(A)>>>(e, sites, threads, partial + 1);
-    cuda::after_launch(&cuda::describe_reduce<E>);
-    return finish<Combine>(partial, grid.blocks);
-  }
-
-  template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites) {
-    using A = lane::accumulator_of<Combine, R>;
-    const std::int64_t threads = sites.count * N;
-    if (threads == 0) return start_accumulator<Combine, A>();
-    static const cuda::LaunchShape shape =
-        cuda::launch_shape(cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, A>, sizeof(A));
-    const Grid grid = grid_for(shape, threads);
-    A* partial = scratch<A>(grid.blocks + 1);
-    cuda::assign_reduce_kernel<Combine, T, N, E, Op, R, A>
-        <<<grid.blocks, grid.block, grid.block * sizeof(A)>>>(dst, e, op, r, sites, threads, partial + 1);
-    cuda::after_launch(&cuda::describe_assign_reduce<T, E, R>);
+    cuda::reduce_kernel<Combine, Kernel, A>
+        <<<grid.blocks, grid.block, grid.block * sizeof(A)>>>(kernel, t.sites, threads, partial + 1);
+    cuda::after_launch(&cuda::describe_reduce<Kernel>);
     return finish<Combine>(partial, grid.blocks);
   }
 

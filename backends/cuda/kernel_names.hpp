@@ -22,20 +22,14 @@ std::string type_name(std::size_t limit = 240) {
   return name;
 }
 
-template <class T, class E, class Op>
-std::string describe_assign() {
-  return "the statement kernel (field of " + type_name<T>(120) + ") " + type_name<Op>(60) + " " + type_name<E>();
+template <class Kernel>
+std::string describe_statement() {
+  return "the statement kernel " + type_name<Kernel>();
 }
 
-template <class E>
+template <class Kernel>
 std::string describe_reduce() {
-  return "the reduction kernel over " + type_name<E>();
-}
-
-template <class T, class E, class R>
-std::string describe_assign_reduce() {
-  return "the fused statement-and-reduction kernel (field of " + type_name<T>(120) + ") = " + type_name<E>() +
-         ", reducing " + type_name<R>(160);
+  return "the reduction kernel " + type_name<Kernel>();
 }
 
 template <class E>
@@ -46,11 +40,6 @@ std::string describe_pack() {
 template <class Real>
 std::string describe_unpack() {
   return "the halo scatter kernel (" + type_name<Real>() + ")";
-}
-
-template <class T, class E>
-std::string describe_push() {
-  return "the push kernel (field of " + type_name<T>(120) + ") from " + type_name<E>();
 }
 
 template <class Real>

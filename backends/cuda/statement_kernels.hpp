@@ -1,8 +1,8 @@
 #pragma once
 // The kernels of the CUDA lowering. Each fused DSL statement instantiates
-// them once; a thread evaluates one (outer site, lane) pair with the per-lane
-// bodies of backends/common/lane_statements.hpp, the same code the simt
-// backend runs on the CPU. Thread i takes site i / N of the statement's
+// site_kernel or reduce_kernel with its statement kernel
+// (dsl/exec/statement_kernels.hpp); a thread runs it at one (outer site,
+// lane) pair, the same code the simt backend runs on the CPU. Thread i takes site i / N of the statement's
 // sites and lane i % N, and lanes are the fastest memory index
 // (lattice/field_view.hpp), so the threads of a warp read consecutive
 // addresses: coalesced. A shift across a virtual-node boundary is a load from
@@ -15,10 +15,12 @@
 
 namespace latte::cuda {
 
-template <class T, int N, class E, class Op>
-__global__ void assign_kernel(FieldView<T, N> dst, E e, Op op, SiteRange sites, std::int64_t threads) {
+// A statement's kernel at thread i's (outer site, lane).
+template <class Kernel>
+__global__ void site_kernel(Kernel kernel, SiteRange sites, std::int64_t threads) {
+  constexpr int N = Kernel::nsimd;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < threads) lane::assign(dst, e, op, sites[i / N], static_cast<int>(i % N));
+  if (i < threads) kernel(LaneSite<typename Kernel::real_type>{sites[i / N], static_cast<int>(i % N)}, false);
 }
 
 // Tree merge of one accumulator per thread over a block (blockDim.x a power
@@ -41,28 +43,15 @@ __device__ A* shared_accumulators() {
   return reinterpret_cast<A*>(shared_bytes);
 }
 
-// Each thread accumulates its grid-stride sequence, each block its threads;
-// partial[b] per block.
-template <class Combine, int N, class E, class A>
-__global__ void reduce_kernel(E e, SiteRange sites, std::int64_t threads, A* partial) {
+// Each thread accumulates kernel(site) over its grid-stride sequence, each
+// block its threads; partial[b] per block.
+template <class Combine, class Kernel, class A>
+__global__ void reduce_kernel(Kernel kernel, SiteRange sites, std::int64_t threads, A* partial) {
+  constexpr int N = Kernel::nsimd;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   A acc = start_accumulator<Combine, A>();
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < threads; i += stride)
-    lane::accumulate_site<Combine>(acc, e, sites[i / N], static_cast<int>(i % N));
-  acc = block_merge<Combine>(acc, shared_accumulators<A>());
-  if (threadIdx.x == 0) partial[blockIdx.x] = acc;
-}
-
-// The same, assigning dst op= e at each site first; r may read dst there.
-template <class Combine, class T, int N, class E, class Op, class R, class A>
-__global__ void assign_reduce_kernel(FieldView<T, N> dst, E e, Op op, R r, SiteRange sites, std::int64_t threads,
-                                     A* partial) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  A acc = start_accumulator<Combine, A>();
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < threads; i += stride) {
-    lane::assign(dst, e, op, sites[i / N], static_cast<int>(i % N));
-    lane::accumulate_site<Combine>(acc, r, sites[i / N], static_cast<int>(i % N));
-  }
+    lane::accumulate_site<Combine>(acc, kernel, sites[i / N], static_cast<int>(i % N));
   acc = block_merge<Combine>(acc, shared_accumulators<A>());
   if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
@@ -88,15 +77,6 @@ template <class Real>
 __global__ void unpack_kernel(HaloItemsView items, const Real* payload, Real* records, int words, int nsimd) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < items.items) lane::unpack_item(items.item[i], i, payload, records, words, nsimd);
-}
-
-// A push statement (dsl/push.hpp): thread i computes site i / N, lane i % N,
-// and stores each element where it goes.
-template <class T, int N, class E, int K>
-__global__ void push_kernel(FieldView<T, N> dst, E e, PushTargets<real_of_t<T>, K> to, SiteRange sites,
-                            std::int64_t threads) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < threads) lane::push(dst, e, to, sites[i / N], static_cast<int>(i % N));
 }
 
 // A push's halo, backwards: records into the payload, and a returned payload

@@ -1,6 +1,7 @@
 #pragma once
-// The simt backend: the per-lane lowering (backends/common/lane_statements.hpp)
-// run on the CPU, one OpenMP loop over outer sites with the lanes inside.
+// The simt backend: statements' kernels (dsl/exec/statement_kernels.hpp) on
+// lane sites, run on the CPU, one OpenMP loop over outer sites with the lanes
+// inside.
 // It needs no SIMD library and runs the exact code CUDA threads run.
 // The contract every backend meets is written in backends/backend_contract.hpp.
 
@@ -11,14 +12,18 @@
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
+#include "backends/traversal.hpp"
 #include "lattice/field_view.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/memory_side.hpp"
+#include "lattice/simd_layout.hpp"
 
 namespace latte::backend {
 
 struct Simt {
   static constexpr const char* name = "simt";
+  // Statements on batches of right-hand sides: as the cpu backend, so that its per-lane code checks that lowering.
+  static constexpr bool lowers_batches_by_rhs = true;
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
   using StatementTimer = HostStatementTimer;
   static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }
@@ -29,35 +34,30 @@ struct Simt {
   static void halo_staged() {}
   static void halo_end() {}
 
-  template <class T, int N, class E, class Op>
-  static void assign(const FieldView<T, N>& dst, const E& e, Op op, SiteRange sites) {
+  // Every site in order, no prefetching, plain stores: GPU threads have
+  // nothing to gain from the cpu's traversal choices, and this is their check.
+  static Traversal traversal(const StatementShape&, SiteRange sites, const SiteLayout&, const std::uint8_t*) {
+    return Traversal{sites};
+  }
+
+  // kernel(site, false) for every (outer site, lane) of the traversal.
+  template <class Kernel>
+  static void for_each_site(const Traversal& t, const Kernel& kernel) {
+    using Real = typename Kernel::real_type;
+    const SiteRange sites = t.sites;
     parallel_for(sites.count, [=](std::int64_t i) {
-      for (int l = 0; l < N; ++l) lane::assign(dst, e, op, sites[i], l);
+      for (int l = 0; l < Kernel::nsimd; ++l) kernel(LaneSite<Real>{sites[i], l}, false);
     });
   }
 
-  template <class T, int N, class E, int K>
-  static void push(const FieldView<T, N>& dst, const E& e, const PushTargets<real_of_t<T>, K>& to, SiteRange sites) {
-    parallel_for(sites.count, [=](std::int64_t i) {
-      for (int l = 0; l < N; ++l) lane::push(dst, e, to, sites[i], l);
-    });
-  }
-
-  template <class Combine, class E>
-  static auto reduce(const E& e, SiteRange sites) {
-    using A = lane::accumulator_of<Combine, E>;
+  // The accumulators of kernel(site) over every (outer site, lane), block by block.
+  template <class Combine, class Kernel>
+  static auto reduce_sites(const Traversal& t, const Kernel& kernel) {
+    using A = lane::accumulator_of<Combine, Kernel>;
+    const SiteRange sites = t.sites;
     return parallel_accumulate(
         reduction_blocks(sites.count), start_accumulator<Combine, A>(),
-        [&](A& mine, std::int64_t b) { lane::reduce_block<Combine>(mine, e, sites, b); },
-        [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
-  }
-
-  template <class Combine, class T, int N, class E, class Op, class R>
-  static auto assign_reduce(const FieldView<T, N>& dst, const E& e, Op op, const R& r, SiteRange sites) {
-    using A = lane::accumulator_of<Combine, R>;
-    return parallel_accumulate(
-        reduction_blocks(sites.count), start_accumulator<Combine, A>(),
-        [&](A& mine, std::int64_t b) { lane::assign_reduce_block<Combine>(mine, dst, e, op, r, sites, b); },
+        [&](A& mine, std::int64_t b) { lane::reduce_block<Combine>(mine, kernel, sites, b); },
         [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
   }
 

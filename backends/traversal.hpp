@@ -1,0 +1,41 @@
+#pragma once
+// How a backend walks the sites of one statement: the statement's shape
+// (which form, how large its destination and its sites, how much it reads)
+// goes in, a Traversal comes out, chosen once per statement by the
+// backend's tuning (backends/cpu/cpu_tuning.hpp; the per-lane backends walk
+// every site plainly) and applied by its site patterns to whatever kernel
+// the statement runs (dsl/exec/statement_kernels.hpp).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "lattice/site_index.hpp"
+
+namespace latte {
+
+// The statement forms whose traversal differs.
+enum class StatementForm {
+  assign,         // dst op= e (one or several destinations)
+  assign_reduce,  // the same, and a reduction that reads dst back at the site
+  reduce,         // a reduction only
+  push,           // each element of a site's value stored at a neighbour
+};
+
+struct StatementShape {
+  StatementForm form = StatementForm::assign;
+  bool reads_destination = false;       // the kernel loads the destination first (+=)
+  std::size_t destination_bytes = 0;    // every destination's field on this rank
+  std::size_t site_bytes = 0;           // one outer site of the destinations
+  std::size_t bytes_read_per_site = 0;  // what the expressions read per outer site
+};
+
+struct Traversal {
+  SiteRange sites;                          // possibly reordered (tiled)
+  const std::uint8_t* interior = nullptr;   // interior flags of the sites' layout (vector sites); null: none
+  std::int64_t prefetch_distance = 0;       // outer sites ahead to prefetch; 0: no software prefetch
+  bool prefetch_destination = false;        // prefetch the destination's record too
+  bool streaming_stores = false;            // stores bypass the caches
+  bool from_memory = false;                 // operands stream from memory (batches prefetch within a site)
+};
+
+}  // namespace latte

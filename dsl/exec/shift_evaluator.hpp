@@ -1,0 +1,142 @@
+#pragma once
+// The evaluator of a shift (and of the gathers of dsl/checkerboard.hpp):
+// the operand's evaluator, the displacement table where the statement runs,
+// and the halo records where a neighbour lives on another rank.
+//
+// One evaluation path per site. eval chooses the neighbour first -- a fixed
+// offset at an interior site (VectorSite::interior) of an interior_regular
+// table, else the table's entry -- and its permutation, and then evaluates
+// the operand in one place. Two inlined copies of the operand's arithmetic
+// (one per path) would let the compiler fuse multiplies into FMAs
+// (-ffp-contract=fast, CMakeLists.txt) differently in each, and one rank
+// (large blocks: mostly interior sites) and N ranks (small blocks: often
+// none) would then differ in the last bit. The halo path only loads values;
+// the statement plan evaluates the operand for them with the backend's pack
+// loop, which runs this same operand evaluator.
+//
+// At an interior site a one-step shift's neighbour is a fixed offset away in
+// the same lanes: neither table is read, which spares a statement with many
+// shifts two table streams per shift (lattice Boltzmann: 36 for D3Q19).
+
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "dsl/checkerboard.hpp"
+#include "dsl/exec/prepare.hpp"
+#include "dsl/shift.hpp"
+#include "lattice/field_access.hpp"
+#include "lattice/halo_exchange.hpp"
+
+namespace latte {
+
+template <class E>
+struct ShiftEvaluator {
+  using value_type = typename E::value_type;
+  using real_type = typename E::real_type;
+  static constexpr int nsimd = E::nsimd;
+  static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
+  // The value of one lane of the operand, as the halo records hold it.
+  using halo_value = rebind_t<value_type, real_type>;
+  // Only values made of reals travel through halos (not comparison masks).
+  static constexpr bool holds_reals = std::is_floating_point_v<real_of_t<value_type>>;
+
+  E operand;
+  DisplacementView table;
+  FieldAccess<halo_value, nsimd> halo;  // the halo's records, where the table has a halo
+
+  template <class Site>
+  LATTE_INLINE void prefetch(const Site& s) const {
+    if constexpr (Site::is_vector) {
+      if (s.interior && table.interior_regular) {
+        operand.prefetch(Site{s.outer + table.interior_offset});
+        return;
+      }
+    }
+    operand.prefetch(Site{table.neighbour[s.outer]});
+  }
+
+  template <class Site>
+  LATTE_INLINE auto eval(const Site& s) const {
+    using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
+    std::int64_t neighbour;
+    int permutation;
+    bool interior = false;
+    if constexpr (Site::is_vector) interior = s.interior && table.interior_regular;
+    if (interior) {
+      neighbour = s.outer + table.interior_offset;
+      permutation = 0;
+    } else {
+      neighbour = table.neighbour[s.outer];
+      permutation = table.permutation[s.outer];
+      if constexpr (holds_reals) {
+        if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
+          if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
+          else return Value(halo.load(Site{neighbour, s.lane}));
+        }
+      }
+    }
+    if constexpr (Site::is_vector) {
+      Value value = operand.eval(Site{neighbour});
+      if (permutation != 0) Site::permute(value, table.lane_map(permutation));
+      return value;
+    } else {
+      return Value(operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]}));
+    }
+  }
+};
+
+template <class E, class Context>
+auto make_evaluator(const Shift<E>& node, Context& context) {
+  context.enter_shift();
+  auto operand = make_evaluator(node.operand, context);
+  context.leave_shift();
+  using Evaluator = ShiftEvaluator<decltype(operand)>;
+  Evaluator evaluator{operand, FieldMemory::table_view(*node.source, context.side()), {nullptr}};
+  if (node.source->halo) {
+    if constexpr (Evaluator::holds_reals)
+      evaluator.halo.data = context.add_remote(evaluator.operand, *node.source->halo);
+    else
+      throw std::invalid_argument("Latte: a shift across ranks of a value that is not made of reals (a mask)");
+  }
+  return evaluator;
+}
+
+// merge(e, o): every outer site of the whole layout has one parity (even
+// lane blocks); the even part's table marks the odd sites absent.
+template <class EvenShift, class OddShift>
+struct MergeEvaluator {
+  using value_type = typename EvenShift::value_type;
+  using real_type = typename EvenShift::real_type;
+  static constexpr int nsimd = EvenShift::nsimd;
+  static constexpr std::size_t bytes_read_per_site = EvenShift::bytes_read_per_site > OddShift::bytes_read_per_site
+                                                         ? EvenShift::bytes_read_per_site
+                                                         : OddShift::bytes_read_per_site;
+  EvenShift even;
+  OddShift odd;
+
+  template <class Site>
+  LATTE_INLINE bool on_even(const Site& s) const {
+    return even.table.permutation[s.outer] != DisplacementTable::absent;
+  }
+  template <class Site>
+  LATTE_INLINE void prefetch(const Site& s) const {
+    if (on_even(s)) even.prefetch(s);
+    else odd.prefetch(s);
+  }
+  template <class Site>
+  LATTE_INLINE auto eval(const Site& s) const {
+    using Value = std::remove_cvref_t<decltype(even.eval(s))>;
+    if (on_even(s)) return Value(even.eval(s));
+    return Value(odd.eval(s));
+  }
+};
+
+template <class E, class O, class Context>
+auto make_evaluator(const Merge<E, O>& node, Context& context) {
+  auto even = make_evaluator(node.even, context);
+  auto odd = make_evaluator(node.odd, context);
+  return MergeEvaluator<decltype(even), decltype(odd)>{even, odd};
+}
+
+}  // namespace latte
