@@ -3,6 +3,7 @@
 
 #include "backends/backend.hpp"
 #include "dsl/assign.hpp"
+#include "dsl/assign_all.hpp"
 #include "dsl/checkerboard.hpp"
 #include "dsl/expression.hpp"
 #include "dsl/functions.hpp"

@@ -7,6 +7,7 @@
 #include "test_expressions.cpp"
 #include "test_shift.cpp"
 #include "test_push.cpp"
+#include "test_assign_all.cpp"
 #include "test_reductions.cpp"
 #include "test_slice_sum.cpp"
 #include "test_reproducible_sum.cpp"

@@ -95,6 +95,29 @@ TEST(Decomposition, CompoundAndNestedShiftsMatchOneRank) {
   });
 }
 
+// Several destinations in one pass, reading each other at neighbours.
+TEST(Decomposition, MultiDestinationStatementMatchesOneRank) {
+  const Geometry whole = replicated(lattice4);
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    Lattice<ColourMatrix<double>> U(g), U1(whole), P(g), P1(whole);
+    Lattice<ColourVector<double>> c(g), c1(whole);
+    ParallelRng(21).gaussian(U);
+    ParallelRng(21).gaussian(U1);
+    ParallelRng(22).gaussian(P);
+    ParallelRng(22).gaussian(P1);
+    ParallelRng(23).gaussian(c);
+    ParallelRng(23).gaussian(c1);
+    for (int mu = 0; mu < 4; ++mu) {
+      assign_all(std::tie(U, P, c), U + 0.25 * shift(P, mu, +1), P - 0.5 * U * shift(U, mu, -1), shift(U * c, mu, +1));
+      assign_all(std::tie(U1, P1, c1), U1 + 0.25 * shift(P1, mu, +1), P1 - 0.5 * U1 * shift(U1, mu, -1),
+                 shift(U1 * c1, mu, +1));
+      EXPECT_TRUE(same_as_one_rank(U, U1)) << "U, direction " << mu;
+      EXPECT_TRUE(same_as_one_rank(P, P1)) << "P, direction " << mu;
+      EXPECT_TRUE(same_as_one_rank(c, c1)) << "c, direction " << mu;
+    }
+  });
+}
+
 TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
   const Geometry whole = replicated(lattice4);
   for_each_decomposition(lattice4, [&](const Geometry& g) {

@@ -79,6 +79,56 @@ struct ReduceKernel {
   template <class Site> LATTE_INLINE auto operator()(const Site& s) const { return e.eval(s); }
 };
 
+// Several destinations in one pass (dsl/assign_all.hpp): every value of the
+// site is computed before the first store, so an expression may read any
+// destination at the site itself.
+template <class Destinations, class Expressions> struct MultiAssignKernel;
+template <class DestinationIndices, class... D, class ExpressionIndices, class... E>
+struct MultiAssignKernel<OperandPack<DestinationIndices, D...>, OperandPack<ExpressionIndices, E...>> {
+  using first = std::tuple_element_t<0, std::tuple<D...>>;
+  using real_type = typename first::real_type;
+  static constexpr int nsimd = first::nsimd;
+  static_assert(((std::is_same_v<typename D::real_type, real_type> && D::nsimd == nsimd) && ...),
+                "Latte: the destinations of one statement share their precision and SIMD layout");
+  OperandPack<DestinationIndices, D...> dst;
+  OperandPack<ExpressionIndices, E...> e;
+
+  template <class Site>
+  LATTE_INLINE void prefetch(const Site& next, bool destination) const {
+    each([&]<std::size_t I>(std::integral_constant<std::size_t, I>) LATTE_LAMBDA {
+      slot<I>(e).prefetch(next);
+      if (destination) slot<I>(dst).prefetch(next);
+    });
+  }
+  template <class Site>
+  LATTE_INLINE void operator()(const Site& s, bool streaming) const {
+    store_all(s, streaming, std::index_sequence_for<D...>{});
+  }
+
+ private:
+  template <class Body>
+  LATTE_INLINE static void each(Body&& body) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) LATTE_LAMBDA {
+      (body(std::integral_constant<std::size_t, I>{}), ...);
+    }(std::index_sequence_for<D...>{});
+  }
+  template <class Site, std::size_t... I>
+  LATTE_INLINE void store_all(const Site& s, bool streaming, std::index_sequence<I...>) const {
+    // Values in the destinations' own types (one conversion, as a single
+    // statement's store makes), all of them before any store.
+    const std::tuple<stored_value<I, Site>...> values{stored_value<I, Site>(slot<I>(e).eval(s))...};
+    if constexpr (Site::is_vector) {
+      if (streaming) {
+        (slot<I>(dst).stream(s, std::get<I>(values)), ...);
+        return;
+      }
+    }
+    (slot<I>(dst).store(s, std::get<I>(values)), ...);
+  }
+  template <std::size_t I, class Site>
+  using stored_value = rebind_t<typename std::tuple_element_t<I, std::tuple<D...>>::value_type, typename Site::leaf_type>;
+};
+
 // dst(x + d_k)[k] = e(x)[k] for every element k (dsl/push.hpp). The whole
 // value of a site is computed before its first store: a push may write the
 // very locations it reads. A vector site stores an element that crosses a
