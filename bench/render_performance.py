@@ -284,11 +284,14 @@ def headline_region(measurements):
             if fractions:
                 low, high = min(fractions), max(fractions)
                 span = fixed(low) if fixed(low) == fixed(high) else "%s–%s" % (fixed(low), fixed(high))
-                figures.append("%s on %s" % (span, measurement.label()))
+                label = measurement.label()
+                if measurement.reconstructed_from:
+                    label = label[:-1] + ", reconstructed from a table)"
+                figures.append("%s on %s" % (span, label))
         if figures:
             parts.append("%s %s" % (kernel_name(bench), ", ".join(figures)))
     return ["Measured, as a fraction of a STREAM triad on the same machine: " + "; ".join(parts) +
-            " ([all figures](docs/performance.md))."]
+            " ([every kernel on every machine](docs/performance.md#best-fraction-of-stream-per-kernel-and-machine))."]
 
 
 REGIONS = {
