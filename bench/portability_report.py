@@ -7,7 +7,7 @@ JSON file with the same numbers and a roofline plot.
     python3 bench/portability_report.py \\
         --input scalar=out/scalar.jsonl --input avx2=out/avx2.jsonl \\
         --input native=out/native.jsonl --input simt=out/simt.jsonl \\
-        --input h100=bench/measured/h100_2026-11-22.jsonl \\
+        --input h100=bench/measured/2026-11-22_h100-80gb-hbm3_e591316_reconstructed.jsonl \\
         --machine "this CPU=scalar,avx2,native,simt" \\
         --set cpu_widths=scalar,avx2,native --set cpu_and_simt=native,simt \\
         --out out/

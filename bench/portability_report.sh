@@ -51,7 +51,7 @@ Options:
                        native simt cuda"); those this machine cannot run are
                        skipped, and the output says why
   --extra NAME=FILE    JSON lines of another platform to include, e.g.
-                       h100=bench/measured/h100_2026-11-22.jsonl (repeat)
+                       h100=bench/measured/2026-11-22_h100-80gb-hbm3_e591316_reconstructed.jsonl (repeat)
   --set NAME=P1,P2,..  another platform set for Phi (repeat); the defaults
                        cpu_widths=scalar,avx2,native and cpu_and_simt=native,simt
                        are always computed
@@ -78,7 +78,7 @@ Options:
 
 Example (a real run, with the H100 figures reconstructed from README.md):
   bash bench/portability_report.sh --out build/portability/report \\
-      --extra h100=bench/measured/h100_2026-11-22.jsonl --set cpu_and_h100=native,h100
+      --extra h100=bench/measured/2026-11-22_h100-80gb-hbm3_e591316_reconstructed.jsonl --set cpu_and_h100=native,h100
 EOF
 }
 

@@ -88,5 +88,5 @@ for config in $configs; do
   (cd "$build" && OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} ctest --output-on-failure -j "$jobs")
   echo "=== Latte tests: configuration '$config' again, with forced communication (halos within one rank) ==="
   (cd "$build" && LATTE_FORCE_COMMUNICATION=all OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} \
-     ctest --output-on-failure -j "$jobs" -LE "mpi|packaging")
+     ctest --output-on-failure -j "$jobs" -LE "mpi|packaging|docs")
 done

@@ -1,0 +1,46 @@
+# The README's C++ code blocks compile: each ```cpp block is a whole
+# translation unit (its own #include lines and main), written to WORK_DIR and
+# compiled with this build's compiler and flags (FLAGS end with what makes
+# the compiler read a source: -fsyntax-only -x c++, or for nvcc
+# -c -o /dev/null -x cu, as for headers_compile_alone_*). -fsyntax-only
+# still instantiates every template a block uses.
+#   cmake -DCOMPILER=... "-DFLAGS=..." -DSOURCE_DIR=<root> -DWORK_DIR=<dir> -P readme_code_blocks.cmake
+cmake_minimum_required(VERSION 3.25)
+file(STRINGS "${SOURCE_DIR}/README.md" lines)
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(block -1)
+set(inside FALSE)
+set(count 0)
+set(line_number 0)
+foreach(line IN LISTS lines)
+  math(EXPR line_number "${line_number} + 1")
+  if(NOT inside AND line MATCHES "^```(cpp|c\\+\\+)[ \t]*$")
+    set(inside TRUE)
+    math(EXPR count "${count} + 1")
+    set(source "${WORK_DIR}/readme_block_${count}.cpp")
+    file(WRITE "${source}" "// README.md, the C++ block from line ${line_number}\n")
+    set(start_${count} ${line_number})
+  elseif(inside AND line MATCHES "^```")
+    set(inside FALSE)
+  elseif(inside)
+    file(APPEND "${source}" "${line}\n")
+  endif()
+endforeach()
+if(count EQUAL 0)
+  message(FATAL_ERROR "README.md has no ```cpp block: nothing to compile")
+endif()
+set(failed "")
+foreach(index RANGE 1 ${count})
+  set(source "${WORK_DIR}/readme_block_${index}.cpp")
+  execute_process(COMMAND ${COMPILER} ${FLAGS} -I${SOURCE_DIR} ${source}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message("README.md, the C++ block from line ${start_${index}} does not compile (${source}):\n${out}${err}")
+    list(APPEND failed "line ${start_${index}}")
+  endif()
+endforeach()
+if(failed)
+  list(JOIN failed ", " failed)
+  message(FATAL_ERROR "README.md C++ blocks that do not compile: ${failed}")
+endif()
+message("README.md: ${count} C++ blocks compile")
