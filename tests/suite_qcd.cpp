@@ -8,3 +8,4 @@
 #include "test_fuzz_regression_nersc.cpp"
 #include "test_qcd_statement_models.cpp"
 #include "test_propagator.cpp"
+#include "test_fermion_interface.cpp"
