@@ -9,3 +9,4 @@
 #include "test_qcd_statement_models.cpp"
 #include "test_propagator.cpp"
 #include "test_evaluators.cpp"
+#include "test_fermion_interface.cpp"

@@ -19,8 +19,9 @@
 // itself).
 //
 // The instances:
-//   double: WilsonDirac, WilsonEvenOdd, solve_wilson, solve_wilson_even_odd,
-//           relative_residual;
+//   double: WilsonDirac, WilsonEvenOdd (and the generic operators they are,
+//           FermionOperator<WilsonAction>, EvenOddOperator<WilsonEvenOddAction>),
+//           solve_wilson, solve_wilson_even_odd, relative_residual;
 //   single: the same in float;
 //   mixed:  the float operators on the lanes of the double ones
 //           (MatchingSingleWidth) and the mixed-precision solves, where the

@@ -17,8 +17,12 @@
 // Flops per site: Dslash 8 x (12 + 2 x 66) + 7 x 24 = 1320;
 // M adds 3 x 24 for (4 + m) psi - 1/2 Dslash psi: 1392.
 
+#include <string>
+#include <vector>
+
 #include "dsl/latte.hpp"
 #include "lattice/gauge_field.hpp"
+#include "solvers/qcd/fermion_operator.hpp"
 #include "solvers/qcd/precompiled_instances.hpp"
 
 namespace latte {
@@ -44,56 +48,63 @@ auto wilson_hopping(const GaugeField<R, W>& U, const Psi& psi) {
   return wilson_hopping<Sign>(U, U, psi);
 }
 
+// The Wilson action on the whole lattice (solvers/qcd/fermion_action.hpp):
+// M psi as one expression. It keeps a reference to the gauge field.
 template <class R, class W = DefaultWidth>
-class WilsonDirac {
+class WilsonAction {
  public:
-  using Field = Lattice<Spinor<R>, W>;
-  // N right-hand sides at once: every link is read once per site for all N.
-  template <int N> using MultiField = Lattice<MultiSpinor<R, N>, W>;
+  using real_type = R;
+  using width_type = W;
+  using Gauge = GaugeField<R, W>;
+  static constexpr double flops_per_site = 1392;  // per right-hand side
+  static constexpr const char* profile_name = "Wilson M";
+  static constexpr const char* adjoint_profile_name = "Wilson M^+";
+
+  WilsonAction(const Gauge& U, double mass) : U_(&U), mass_(mass) {}
+
+  const Geometry& geometry() const { return U_->geometry(); }
+  double mass() const { return mass_; }
+  const Gauge& gauge() const { return *U_; }
+  std::vector<double> parameters() const { return {mass_}; }
+  std::string describe() const { return "m = " + std::to_string(mass_); }
+
+  template <int Sign, class Psi> auto M(const Psi& psi) const {
+    return (4.0 + mass_) * psi - 0.5 * wilson_hopping<Sign>(*U_, psi);
+  }
+
+ private:
+  const Gauge* U_;
+  double mass_;
+};
+
+// M, M^+ and Dslash of the Wilson action on fields and batches of them
+// (solvers/qcd/fermion_operator.hpp).
+template <class R, class W = DefaultWidth>
+class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
+  using Base = FermionOperator<WilsonAction<R, W>>;
+
+ public:
+  using typename Base::Field;
+  template <int N> using MultiField = typename Base::template MultiField<N>;
   using Gauge = GaugeField<R, W>;
   static constexpr double dslash_flops_per_site = 1320;
-  static constexpr double flops_per_site = 1392;  // per right-hand side
 
-  WilsonDirac(const Gauge& U, double mass) : U_(U), mass_(mass) {}
+  WilsonDirac(const Gauge& U, double mass) : Base(WilsonAction<R, W>(U, mass)) {}
 
-  const Geometry& geometry() const { return U_.geometry(); }
-  double mass() const { return mass_; }
-  const Gauge& gauge() const { return U_; }
+  double mass() const { return this->action().mass(); }
+  const Gauge& gauge() const { return this->action().gauge(); }
 
   void dslash(Field& out, const Field& in) const;
   void dslash_dagger(Field& out, const Field& in) const;
-  void apply(Field& out, const Field& in) const;
-  void apply_dagger(Field& out, const Field& in) const;
-  // out = M in, returning |out|^2 from the same pass.
-  double apply_and_norm2(Field& out, const Field& in) const;
-
-  // The same on a batch of N right-hand sides, one fused pass each; the
-  // fused norm is that of every right-hand side separately.
   template <int N> void dslash(MultiField<N>& out, const MultiField<N>& in) const { hop<+1>(out, in); }
   template <int N> void dslash_dagger(MultiField<N>& out, const MultiField<N>& in) const { hop<-1>(out, in); }
-  template <int N> void apply(MultiField<N>& out, const MultiField<N>& in) const { apply_signed<+1>(out, in); }
-  template <int N> void apply_dagger(MultiField<N>& out, const MultiField<N>& in) const { apply_signed<-1>(out, in); }
-  template <int N> Batch<double, N> apply_and_norm2(MultiField<N>& out, const MultiField<N>& in) const {
-    return apply_and_norms(out, in, rhs_norm2(out));
-  }
 
  private:
   // One statement each, for a single field and for batches alike.
   template <int Sign, class F> void hop(F& out, const F& in) const {
     const profile::Region region(Sign > 0 ? "Wilson Dslash" : "Wilson Dslash^+");
-    out = wilson_hopping<Sign>(U_, in);
+    out = wilson_hopping<Sign>(gauge(), in);
   }
-  template <int Sign, class F> void apply_signed(F& out, const F& in) const {
-    const profile::Region region(Sign > 0 ? "Wilson M" : "Wilson M^+");
-    out = (4.0 + mass_) * in - 0.5 * wilson_hopping<Sign>(U_, in);
-  }
-  template <class F, class Norm> auto apply_and_norms(F& out, const F& in, const Norm& norm) const {
-    const profile::Region region("Wilson M");
-    return assign_and_sum(out, (4.0 + mass_) * in - 0.5 * wilson_hopping<+1>(U_, in), norm);
-  }
-
-  const Gauge& U_;
-  double mass_;
 };
 
 // The statements are defined outside the class, so that they are not inline:
@@ -107,20 +118,10 @@ template <class R, class W>
 void WilsonDirac<R, W>::dslash_dagger(Field& out, const Field& in) const {
   hop<-1>(out, in);
 }
-template <class R, class W>
-void WilsonDirac<R, W>::apply(Field& out, const Field& in) const {
-  apply_signed<+1>(out, in);
-}
-template <class R, class W>
-void WilsonDirac<R, W>::apply_dagger(Field& out, const Field& in) const {
-  apply_signed<-1>(out, in);
-}
-template <class R, class W>
-double WilsonDirac<R, W>::apply_and_norm2(Field& out, const Field& in) const {
-  return apply_and_norms(out, in, localNorm2(out));
-}
 
 #if defined(LATTE_PRECOMPILED_QCD)
+LATTE_QCD_DOUBLE_INSTANCE class FermionOperator<WilsonAction<double>>;
+LATTE_QCD_SINGLE_INSTANCE class FermionOperator<WilsonAction<float>>;
 LATTE_QCD_DOUBLE_INSTANCE class WilsonDirac<double>;
 LATTE_QCD_SINGLE_INSTANCE class WilsonDirac<float>;
 #endif

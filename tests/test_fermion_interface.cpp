@@ -1,0 +1,251 @@
+// The fermion-action interface (solvers/qcd/fermion_action.hpp) with an
+// action that is not Wilson: the Wilson hopping term with a diagonal that is
+// a colour matrix different at every site, D(x) = V(x) diag(l) V(x)^+ (V a
+// random SU(3) field, l three different complex numbers): not a number, not
+// hermitian, its inverse V(x) diag(1/l) V(x)^+ known exactly. The action
+// supplies only its blocks; the Schur complement, its adjoint and the
+// even-odd solve are the generic ones, checked against the whole operator
+// written as one expression of its own.
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "solvers/qcd/even_odd_solve.hpp"
+#include "solvers/qcd/fermion_operator.hpp"
+#include "solvers/qcd/wilson_dirac.hpp"
+#include "solvers/qcd/wilson_even_odd.hpp"
+#include "test_support.hpp"
+
+namespace latte::testing {
+namespace {
+
+using R = double;
+using Links = Lattice<ColourMatrix<R>>;
+
+// The fields of the toy action; the actions below refer to them.
+struct ToyFields {
+  Geometry geometry, even, odd;
+  GaugeField<R> U{geometry};
+  Links D{geometry}, D_inverse{geometry};
+  std::array<Links, 4> U_even{Links(even), Links(even), Links(even), Links(even)};
+  std::array<Links, 4> U_odd{Links(odd), Links(odd), Links(odd), Links(odd)};
+  Links D_even{even}, D_odd{odd}, D_inverse_even{even}, D_inverse_odd{odd};
+
+  explicit ToyFields(const Coordinate& dims)
+      : geometry(dims), even(geometry.checkerboard(Parity::even)), odd(geometry.checkerboard(Parity::odd)) {
+    ParallelRng rng(23);
+    U.set_random(rng);
+    GaugeField<R> V(geometry);
+    V.set_random(rng);
+    const std::array<std::complex<double>, 3> l{{{4.3, 0.4}, {3.9, -0.6}, {4.8, 0.2}}};
+    ColourMatrix<R> diagonal = zero_value<ColourMatrix<R>>(), inverse = zero_value<ColourMatrix<R>>();
+    for (int c = 0; c < colours; ++c) {
+      diagonal.m[c][c] = Complex<R>(l[c].real(), l[c].imag());
+      const std::complex<double> inv = 1.0 / l[c];
+      inverse.m[c][c] = Complex<R>(inv.real(), inv.imag());
+    }
+    for_each_coordinate(geometry, [&](const Coordinate& x) {
+      const ColourMatrix<R> v = peek(V[0], x);
+      poke(D, x, ColourMatrix<R>(v * diagonal * adj(v)));
+      poke(D_inverse, x, ColourMatrix<R>(v * inverse * adj(v)));
+    });
+    for (int mu = 0; mu < 4; ++mu) {
+      U_even[mu] = pick(Parity::even, U[mu]);
+      U_odd[mu] = pick(Parity::odd, U[mu]);
+    }
+    D_even = pick(Parity::even, D);
+    D_odd = pick(Parity::odd, D);
+    D_inverse_even = pick(Parity::even, D_inverse);
+    D_inverse_odd = pick(Parity::odd, D_inverse);
+  }
+};
+
+// D psi or D^+ psi, site by site.
+template <int Sign, class F>
+auto times_diagonal(const Links& D, const F& psi) {
+  if constexpr (Sign > 0) return D * psi;
+  else return adj(D) * psi;
+}
+
+// M = D - 1/2 Dslash on the whole lattice, one expression.
+struct ToyAction {
+  using real_type = R;
+  using width_type = DefaultWidth;
+  static constexpr double flops_per_site = 1320 + 264 + 2 * 24;
+  static constexpr const char* profile_name = "toy M";
+  static constexpr const char* adjoint_profile_name = "toy M^+";
+  const ToyFields* fields;
+  double label = 0;  // the action's only parameter, for the check that operators belong together
+
+  const Geometry& geometry() const { return fields->geometry; }
+  std::vector<double> parameters() const { return {label}; }
+  std::string describe() const { return "toy " + std::to_string(label); }
+  template <int Sign, class F> auto M(const F& psi) const {
+    return times_diagonal<Sign>(fields->D, psi) - 0.5 * wilson_hopping<Sign>(fields->U, psi);
+  }
+};
+
+// Its even-odd blocks: all the even-odd code gets from it.
+struct ToyEvenOddAction {
+  using real_type = R;
+  using width_type = DefaultWidth;
+  static constexpr double hopping_flops_per_site = 1320;
+  static constexpr double diagonal_flops_per_site = 264;
+  const ToyFields* fields;
+  double label = 0;
+
+  const Geometry& even_geometry() const { return fields->even; }
+  const Geometry& odd_geometry() const { return fields->odd; }
+  double hopping_coefficient() const { return -0.5; }
+  std::vector<double> parameters() const { return {label}; }
+  std::string describe() const { return "toy " + std::to_string(label); }
+  template <int Sign, class F> auto hopping_to_even(const F& odd_field) const {
+    return wilson_hopping<Sign>(fields->U_even, fields->U_odd, odd_field);
+  }
+  template <int Sign, class F> auto hopping_to_odd(const F& even_field) const {
+    return wilson_hopping<Sign>(fields->U_odd, fields->U_even, even_field);
+  }
+  template <int Sign, class F> auto diagonal(Parity parity, const F& psi) const {
+    return times_diagonal<Sign>(parity == Parity::even ? fields->D_even : fields->D_odd, psi);
+  }
+  template <int Sign, class F> auto diagonal_inverse(Parity parity, const F& psi) const {
+    return times_diagonal<Sign>(parity == Parity::even ? fields->D_inverse_even : fields->D_inverse_odd, psi);
+  }
+};
+
+static_assert(FermionAction<ToyAction>);
+static_assert(EvenOddFermionAction<ToyEvenOddAction>);
+static_assert(!ConstantDiagonal<ToyEvenOddAction>);
+static_assert(ConstantDiagonal<WilsonEvenOddAction<double>>);
+
+class ToyFermion : public ::testing::Test {
+ public:  // the checks below are function templates over Sign
+  ToyFields fields{{4, 4, 4, 8}};
+  FermionOperator<ToyAction> M{ToyAction{&fields}};
+  EvenOddOperator<ToyEvenOddAction> schur{ToyEvenOddAction{&fields}};
+  using Field = Lattice<Spinor<R>>;
+  Field psi{fields.geometry}, psi_e{fields.even}, psi_o{fields.odd};
+  void SetUp() override {
+    ParallelRng rng(31);
+    rng.gaussian(psi);
+    psi_e = pick(Parity::even, psi);
+    psi_o = pick(Parity::odd, psi);
+  }
+  double relative_difference(const Field& a, const Field& b) const { return std::sqrt(norm2(a - b) / norm2(b)); }
+};
+
+TEST_F(ToyFermion, TheDiagonalIsAMatrixThatDiffersFromSiteToSite) {
+  // Without this the tests below would not tell a matrix from a number.
+  const ColourMatrix<R> here = peek(fields.D, Coordinate{0, 0, 0, 0}), there = peek(fields.D, Coordinate{1, 0, 0, 0});
+  EXPECT_GT(std::abs(static_cast<double>(real(here.m[0][1]))) + std::abs(static_cast<double>(imag(here.m[0][1]))), 1e-2);
+  EXPECT_GT(max_abs_difference(here, there), 1e-2);
+  EXPECT_GT(max_abs_difference(here, adj(here)), 1e-2);  // not hermitian: M^+ differs from M in the diagonal too
+  // The inverse is exact site by site, for D and for D^+.
+  Field back_e(fields.even), back_o(fields.odd);
+  back_e = schur.MeeInv(schur.Mee(psi_e));
+  back_o = schur.MooInv<-1>(schur.Moo<-1>(psi_o));
+  EXPECT_LT(relative_difference(back_e, psi_e), 1e-14);
+  EXPECT_LT(relative_difference(back_o, psi_o), 1e-14);
+}
+
+// M psi on the whole lattice, parity by parity from the blocks:
+// (M psi)_e = Mee psi_e + Meo psi_o, (M psi)_o = Moe psi_e + Moo psi_o.
+template <int Sign, class Fixture>
+void expect_blocks_of_the_whole_operator(Fixture& t) {
+  Lattice<Spinor<R>> whole(t.fields.geometry), out_e(t.fields.even), out_o(t.fields.odd), expected_e(t.fields.even),
+      expected_o(t.fields.odd);
+  if constexpr (Sign > 0) t.M.apply(whole, t.psi);
+  else t.M.apply_dagger(whole, t.psi);
+  expected_e = pick(Parity::even, whole);
+  expected_o = pick(Parity::odd, whole);
+  out_e = t.schur.template Mee<Sign>(t.psi_e) + t.schur.template Meo<Sign>(t.psi_o);
+  out_o = t.schur.template Moe<Sign>(t.psi_e) + t.schur.template Moo<Sign>(t.psi_o);
+  EXPECT_LT(t.relative_difference(out_e, expected_e), 1e-14) << "Sign " << Sign;
+  EXPECT_LT(t.relative_difference(out_o, expected_o), 1e-14) << "Sign " << Sign;
+}
+
+TEST_F(ToyFermion, BlocksAreThoseOfTheWholeOperator) {
+  expect_blocks_of_the_whole_operator<+1>(*this);
+  expect_blocks_of_the_whole_operator<-1>(*this);
+}
+
+// The Schur complement is the elimination of the odd sites: with
+// y_o = -Moo^-1 Moe psi_e, M (psi_e, y_o) = (Mhat psi_e, 0). M is the whole
+// operator's own expression, not the blocks; the same for M^+ and Mhat^+.
+template <int Sign, class Fixture>
+void expect_schur_complement_eliminates_the_odd_sites(Fixture& t) {
+  Lattice<Spinor<R>> y_o(t.fields.odd), x(t.fields.geometry), Mx(t.fields.geometry), Mx_e(t.fields.even),
+      Mx_o(t.fields.odd), schur_e(t.fields.even);
+  y_o = -1.0 * t.schur.template MooInv<Sign>(t.schur.template Moe<Sign>(t.psi_e));
+  x = merge(t.psi_e, y_o);
+  if constexpr (Sign > 0) {
+    t.M.apply(Mx, x);
+    t.schur.apply(schur_e, t.psi_e);
+  } else {
+    t.M.apply_dagger(Mx, x);
+    t.schur.apply_dagger(schur_e, t.psi_e);
+  }
+  Mx_e = pick(Parity::even, Mx);
+  Mx_o = pick(Parity::odd, Mx);
+  EXPECT_LT(std::sqrt(norm2(Mx_o) / norm2(Mx_e)), 1e-14) << "Sign " << Sign;
+  EXPECT_LT(t.relative_difference(schur_e, Mx_e), 1e-14) << "Sign " << Sign;
+  // Not trivially so: Mhat differs from Mee by the odd sites' contribution.
+  Lattice<Spinor<R>> diagonal_only(t.fields.even);
+  diagonal_only = t.schur.template Mee<Sign>(t.psi_e);
+  EXPECT_GT(t.relative_difference(schur_e, diagonal_only), 1e-2) << "Sign " << Sign;
+}
+
+TEST_F(ToyFermion, SchurComplementIsTheEliminationOfTheOddSites) {
+  expect_schur_complement_eliminates_the_odd_sites<+1>(*this);
+  expect_schur_complement_eliminates_the_odd_sites<-1>(*this);
+}
+
+TEST_F(ToyFermion, SchurDaggerIsTheAdjoint) {
+  // <chi, Mhat psi> = <Mhat^+ chi, psi> on random even fields; also with the
+  // fused norm of Mhat psi.
+  Field chi(fields.even), Mpsi(fields.even), Mdchi(fields.even), fused(fields.even);
+  ParallelRng(37).gaussian(chi);
+  schur.apply(Mpsi, psi_e);
+  schur.apply_dagger(Mdchi, chi);
+  const auto left = innerProduct(chi, Mpsi), right = innerProduct(Mdchi, psi_e);
+  const double scale = std::sqrt(norm2(chi) * norm2(psi_e));
+  EXPECT_NEAR(real(left), real(right), 1e-13 * scale);
+  EXPECT_NEAR(imag(left), imag(right), 1e-13 * scale);
+  EXPECT_GT(std::abs(imag(left)), 1e-6 * scale);  // Mhat is not hermitian: the check has teeth
+  const double norm = schur.apply_and_norm2(fused, psi_e);
+  EXPECT_TRUE(fields_near(fused, Mpsi, 1e-15));
+  EXPECT_NEAR(norm, norm2(Mpsi), 1e-12 * norm);
+}
+
+TEST_F(ToyFermion, EvenOddSolveAgreesWithTheUnpreconditionedSolve) {
+  const SolverControl control{1e-10, 4000};
+  Field x_eo(fields.geometry), x_plain(fields.geometry), Mx(fields.geometry);
+  x_eo = zero;
+  x_plain = zero;
+  const SolverReport eo = solve_even_odd(schur, M, x_eo, psi, control);
+  const SolverReport plain = solve_wilson(M, x_plain, psi, control);
+  M.apply(Mx, x_eo);
+  const double residual = std::sqrt(norm2(psi - Mx) / norm2(psi));  // recomputed here, independently
+  EXPECT_LE(residual, 1e-10);
+  EXPECT_NEAR(eo.true_residual, residual, 1e-12);
+  EXPECT_LE(plain.true_residual, 1e-10);
+  EXPECT_LE(relative_difference(x_eo, x_plain), 1e-8);
+  EXPECT_LT(eo.iterations, plain.iterations);
+  std::printf("toy action: even-odd %d iterations, unpreconditioned %d\n", eo.iterations, plain.iterations);
+}
+
+TEST_F(ToyFermion, ForeignSchurOperatorIsAClearError) {
+  const EvenOddOperator<ToyEvenOddAction> other{ToyEvenOddAction{&fields, 1.0}};
+  Field x(fields.geometry), half(fields.even);
+  x = zero;
+  const std::string message = error_of<GeometryMismatch>([&] { solve_even_odd(other, M, x, psi, SolverControl{}); });
+  EXPECT_NE(message.find("the Schur operator (toy 1.000000, "), std::string::npos) << message;
+  EXPECT_NE(message.find("does not belong to M (toy 0.000000)"), std::string::npos) << message;
+  EXPECT_THROW(solve_even_odd(schur, M, half, psi, SolverControl{}), GeometryMismatch);
+}
+
+}  // namespace
+}  // namespace latte::testing
