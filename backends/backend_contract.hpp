@@ -6,6 +6,8 @@
 //   B::lowers_batches_by_rhs           statements on batches of right-hand sides
 //                                      run one right-hand side at a time within a
 //                                      site (dsl/batch_lowering.hpp)
+//   B::has_vectors<Real>(bytes)        whether fields of Real may have `bytes` per
+//                                      virtual-node vector
 //   B::synchronize()                   wait until issued statements are done
 //   B::traversal(shape, sites, layout, interior)
 //                                      how to walk the sites of a statement of
@@ -67,6 +69,7 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
   { B::name } -> std::convertible_to<const char*>;
   { B::memory_side } -> std::convertible_to<MemorySide>;
   { B::lowers_batches_by_rhs } -> std::convertible_to<bool>;
+  { B::template has_vectors<float>(16) } -> std::convertible_to<bool>;
   { B::traversal(StatementShape{}, SiteRange{}, layout, interior) } -> std::same_as<Traversal>;
   B::synchronize();
   B::halo_begin();

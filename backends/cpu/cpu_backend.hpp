@@ -32,6 +32,8 @@ struct Cpu {
   static constexpr const char* name = "cpu";
   // Statements on batches of right-hand sides: one right-hand side at a time within a site (dsl/batch_lowering.hpp).
   static constexpr bool lowers_batches_by_rhs = true;
+  // Whether fields of Real may have `bytes` per virtual-node vector: one lane (the scalar layout) or a vector of at least 16 bytes (SSE2).
+  template <class Real> static constexpr bool has_vectors(int bytes) { return bytes == static_cast<int>(sizeof(Real)) || bytes >= 16; }
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
   using StatementTimer = HostStatementTimer;
   static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }

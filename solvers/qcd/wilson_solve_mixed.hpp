@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <string>
-#include <string_view>
 
 #include "dsl/precision_cast.hpp"
 #include "solvers/qcd/defect_correction.hpp"
@@ -17,11 +16,10 @@
 
 namespace latte {
 
-// The CPU backend needs a float vector of half the build's width: an SSE2
-// build has none of 8 bytes. Every other build and backend has it.
+// The single-precision fields take float vectors of half the build's width,
+// which the backend must have (an SSE2 cpu build has none of 8 bytes).
 template <class W>
-inline constexpr bool mixed_precision_available =
-    W::bytes != 16 || std::string_view(backend::Default::name) != std::string_view("cpu");
+inline constexpr bool mixed_precision_available = backend::Default::template has_vectors<float>(W::bytes / 2);
 
 // The links in single precision, on the same lanes as the double ones.
 template <class W>
