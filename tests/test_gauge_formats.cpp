@@ -101,6 +101,23 @@ TEST(OpenQcdGaugeFile, ReadsAFileAssembledFromTheFormatAndWritesItBack) {
   GaugeField<double> back(geometry);
   read_openqcd(back, ours);
   expect_same_links(back, U);
+
+  // Single-precision fields: read rounds each real to float; written, the
+  // floats come back exactly and the header's plaquette is theirs.
+  GaugeField<float> single(geometry);
+  read_openqcd(single, ours);
+  write_openqcd(single, ours);
+  read_openqcd(back, ours);
+  for_each_coordinate(geometry, [&](const Coordinate& x) {
+    for (int mu = 0; mu < 4; ++mu) {
+      const ColourMatrix<double> u = peek(U[mu], x), b = peek(back[mu], x);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          ASSERT_EQ(b(i, j).re, static_cast<double>(static_cast<float>(u(i, j).re)));
+          ASSERT_EQ(b(i, j).im, static_cast<double>(static_cast<float>(u(i, j).im)));
+        }
+    }
+  });
   std::filesystem::remove(path);
   std::filesystem::remove(ours);
 }
@@ -135,6 +152,10 @@ TEST(OpenQcdGaugeFile, DamagedOrLyingFilesAreClearErrors) {
   EXPECT_NE(refused(good.substr(0, good.size() - 1)).find("(truncated)"), std::string::npos);
   EXPECT_NE(refused(good + "x").find("(trailing data)"), std::string::npos);
   EXPECT_NE(refused(good.substr(0, 10)).find("fewer than its 24-byte header"), std::string::npos);
+  // Each extent plausible, their product not: refused before any use.
+  std::string huge = good;
+  for (int mu = 0; mu < 4; ++mu) huge.replace(4 * mu, 4, bytes_of(1000000, 4, false));
+  EXPECT_NE(refused(huge).find("is too large a lattice"), std::string::npos);
   GaugeField<double> odd(Geometry({4, 4, 4, 3}));
   EXPECT_THROW(write_openqcd(odd, damaged), GeometryMismatch);
   std::filesystem::remove(path);
@@ -215,6 +236,9 @@ TEST(MilcGaugeFile, DamagedFilesAreClearErrors) {
   extent[68] = '\x7f';
   EXPECT_NE(refused(extent).find("not a lattice extent"), std::string::npos);
   EXPECT_NE(refused(milc_by_hand(geometry, false, 1)).find("site order 1"), std::string::npos);
+  std::string huge = good;
+  for (int mu = 0; mu < 4; ++mu) huge.replace(68 + 4 * mu, 4, bytes_of(1000000, 4, true));
+  EXPECT_NE(refused(huge).find("too large a lattice"), std::string::npos);
   EXPECT_NE(refused(good.substr(0, good.size() - 4)).find("(truncated)"), std::string::npos);
   EXPECT_NE(refused(good.substr(0, 50)).find("fewer than its 96-byte header"), std::string::npos);
   std::filesystem::remove(path);

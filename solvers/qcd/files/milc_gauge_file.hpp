@@ -83,9 +83,9 @@ inline MilcHeader parse_milc_header(const unsigned char* bytes, std::int64_t fil
     if (extent < 1 || extent > 1000000)
       throw GaugeFileError("Latte: " + file + ": extent " + std::to_string(mu) + " (" + "xyzt"[mu] + ") is " +
                            std::to_string(extent) + ", not a lattice extent");
-    sites *= extent;
-    if (sites > (std::int64_t{1} << 50))
+    if (sites > (std::int64_t{1} << 50) / extent)  // before multiplying: no overflow
       throw GaugeFileError("Latte: " + file + ": its extents are too large a lattice (more than 2^50 sites)");
+    sites *= extent;
     header.extents.push_back(extent);
   }
   const std::uint32_t order = milc_detail::word(bytes + 84, header.big_endian);

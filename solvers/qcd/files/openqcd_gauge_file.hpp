@@ -39,6 +39,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dsl/shift.hpp"
@@ -95,19 +96,24 @@ inline OpenQcdHeader parse_openqcd_header(const unsigned char* bytes, std::int64
   std::uint64_t plaquette_bits;
   std::memcpy(&plaquette_bits, bytes + 16, 8);
   OpenQcdHeader header;
+  for (int mu = 0; mu < 4; ++mu) {
+    n[mu] = openqcd_detail::little_endian(n[mu]);
+    if (n[mu] < 2 || n[mu] > 1000000 || n[mu] % 2 != 0)
+      throw GaugeFileError("Latte: " + file + ": N" + std::to_string(mu) + " = " + std::to_string(n[mu]) +
+                           " is not an even lattice extent of at most 10^6 (not an openQCD configuration?)");
+  }
+  // Each extent is plausible; their product, times the bytes per site, must
+  // fit in 64 bits too (checked before each multiplication).
+  constexpr std::int64_t max_sites = std::numeric_limits<std::int64_t>::max() / OpenQcdHeader::record_bytes;
   std::int64_t sites = 1;
   for (int mu = 0; mu < 4; ++mu) {
-    const std::int32_t extent = openqcd_detail::little_endian(n[mu]);
-    if (extent < 2 || extent > 1000000 || extent % 2 != 0)
-      throw GaugeFileError("Latte: " + file + ": N" + std::to_string(mu) + " = " + std::to_string(extent) +
-                           " is not an even lattice extent of at most 10^6 (not an openQCD configuration?)");
-    sites *= extent;  // at most 10^24 / 2^4... checked below before any use
-    if (sites > std::numeric_limits<std::int64_t>::max() / (16 * OpenQcdHeader::record_bytes))
-      throw GaugeFileError("Latte: " + file + ": extents N0..N3 beginning " + std::to_string(n[0]) +
-                           " are too large a lattice");
+    if (sites > max_sites / n[mu])
+      throw GaugeFileError("Latte: " + file + ": N0..N3 = " + std::to_string(n[0]) + " " + std::to_string(n[1]) + " " +
+                           std::to_string(n[2]) + " " + std::to_string(n[3]) +
+                           " is too large a lattice (its links would need more than 2^63 bytes)");
+    sites *= n[mu];
   }
-  header.extents = {openqcd_detail::little_endian(n[1]), openqcd_detail::little_endian(n[2]),
-                    openqcd_detail::little_endian(n[3]), openqcd_detail::little_endian(n[0])};
+  header.extents = {n[1], n[2], n[3], n[0]};
   plaquette_bits = openqcd_detail::little_endian(plaquette_bits);
   std::memcpy(&header.plaquette, &plaquette_bits, 8);
   if (!std::isfinite(header.plaquette) || std::abs(header.plaquette) > 3.0 + 1e-9)
@@ -180,6 +186,30 @@ inline Coordinate odd_site(const RecordBlock& block, const Coordinate& origin, i
   return {x, y, 2 * zp + (global_sum % 2 == 0 ? 1 : 0), t};
 }
 
+// to = from, link by link on the host: the two fields may differ in
+// precision and lane layout (a float field beside the double ones the
+// plaquette is checked in).
+template <class To, class WT, class From, class WF>
+void copy_links(GaugeField<To, WT>& to, const GaugeField<From, WF>& from) {
+  const Coordinate& local = to.geometry().decomposition().local_dims();
+  std::int64_t local_volume = 1;
+  for (int extent : local) local_volume *= extent;
+  const SiteLayout &to_layout = to[0].layout(), &from_layout = from[0].layout();
+  const std::array out{to[0].host_view(Access::write), to[1].host_view(Access::write), to[2].host_view(Access::write),
+                       to[3].host_view(Access::write)};
+  const std::array in{from[0].host_view(Access::read), from[1].host_view(Access::read),
+                      from[2].host_view(Access::read), from[3].host_view(Access::read)};
+  parallel_for(local_volume, [&](std::int64_t i) {
+    const Coordinate x = coordinate_from_index(i, local);
+    const auto [to_outer, to_lane] = to_layout.split_local(x);
+    const auto [from_outer, from_lane] = from_layout.split_local(x);
+    for (int mu = 0; mu < 4; ++mu)
+      out[mu].store(LaneSite<To>{to_outer, to_lane},
+                    transform_leaves<ColourMatrix<To>>([](From v) { return static_cast<To>(v); },
+                                                       in[mu].load(LaneSite<From>{from_outer, from_lane})));
+  });
+}
+
 }  // namespace openqcd_detail
 
 // Reads the links of `path` into U, whose lattice must be the file's; every
@@ -199,13 +229,15 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
   const std::int64_t per_slice = static_cast<std::int64_t>(block.local[0]) * block.local[1] * block.local[2];
   std::vector<unsigned char> raw(static_cast<std::size_t>(per_slice * OpenQcdHeader::record_bytes));
 
-  // forward: the links leaving odd sites; backward(x) = U_mu(x - mu^) at odd x.
-  GaugeField<R, W> forward(geometry), backward(geometry);
+  // forward: the links leaving odd sites; backward(x) = U_mu(x - mu^) at odd
+  // x. In double whatever U's precision: the plaquette is checked on the
+  // file's values.
+  GaugeField<double> forward(geometry), backward(geometry);
   try {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
     shared.view_block(OpenQcdHeader::header_bytes, OpenQcdHeader::record_bytes, block.global, block.local,
                       block.origin);
-    const SiteLayout& layout = U[0].layout();
+    const SiteLayout& layout = forward[0].layout();
     for (int t = 0; t < block.local[3]; ++t) {
       shared.read_block(raw.data(), per_slice);
       const Access access = t == 0 ? Access::write : Access::read_write;
@@ -217,7 +249,7 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
         const auto [outer, lane] = layout.split_local(odd_site(block, origin, t, r));
         for (int link = 0; link < 8; ++link) {
           const unsigned char* at = raw.data() + r * OpenQcdHeader::record_bytes + link * 144;
-          ColourMatrix<R> u;
+          ColourMatrix<double> u;
           for (int k = 0; k < 18; ++k) {
             std::uint64_t bits;
             std::memcpy(&bits, at + 8 * k, 8);
@@ -225,12 +257,12 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
             double value;
             std::memcpy(&value, &bits, 8);
             if (k % 2 == 0)
-              u(k / 6, k / 2 % 3).re = static_cast<R>(value);
+              u(k / 6, k / 2 % 3).re = value;
             else
-              u(k / 6, k / 2 % 3).im = static_cast<R>(value);
+              u(k / 6, k / 2 % 3).im = value;
           }
           const int mu = latte_direction(link / 2);
-          (link % 2 == 0 ? f : b)[mu].store(LaneSite<R>{outer, lane}, u);
+          (link % 2 == 0 ? f : b)[mu].store(LaneSite<double>{outer, lane}, u);
         }
       });
     }
@@ -238,10 +270,10 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
     throw GaugeFileError("Latte: " + file + ": " + error.what());
   }
   // Even site x: U_mu(x) = backward(x + mu^), stored at the odd site x + mu^.
-  GaugeField<R, W> links(geometry);
+  GaugeField<double> links(geometry);
   for (int mu = 0; mu < 4; ++mu) links[mu] = shift(backward[mu], mu, +1);
   {
-    const SiteLayout& layout = U[0].layout();
+    const SiteLayout& layout = links[0].layout();
     const Coordinate& local = geometry.decomposition().local_dims();
     std::int64_t local_volume = 1;
     for (int extent : local) local_volume *= extent;
@@ -255,7 +287,8 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
       for (int mu = 0; mu < 4; ++mu) sum += x[mu] + origin[mu];
       if (sum % 2 == 0) return;
       const auto [outer, lane] = layout.split_local(x);
-      for (int mu = 0; mu < 4; ++mu) to[mu].store(LaneSite<R>{outer, lane}, from[mu].load(LaneSite<R>{outer, lane}));
+      for (int mu = 0; mu < 4; ++mu)
+        to[mu].store(LaneSite<double>{outer, lane}, from[mu].load(LaneSite<double>{outer, lane}));
     });
   }
   const double plaquette = 3.0 * average_plaquette(links);
@@ -263,7 +296,11 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
     throw GaugeFileError("Latte: " + file + " is corrupt: its links have plaquette " + std::to_string(plaquette) +
                          " (openQCD's normalisation, 3 on the free field) but its header says " +
                          std::to_string(header.plaquette));
-  for (int mu = 0; mu < 4; ++mu) U[mu] = links[mu];
+  if constexpr (std::is_same_v<GaugeField<R, W>, GaugeField<double>>) {
+    for (int mu = 0; mu < 4; ++mu) U[mu] = links[mu];
+  } else {
+    copy_links(U, links);
+  }
   return header;
 }
 
@@ -289,7 +326,16 @@ void write_openqcd(const GaugeField<R, W>& U, const std::string& path) {
   const std::int32_t extents[4] = {little_endian<std::int32_t>(n[3]), little_endian<std::int32_t>(n[0]),
                                    little_endian<std::int32_t>(n[1]), little_endian<std::int32_t>(n[2])};
   std::memcpy(header, extents, 16);
-  const double plaquette = 3.0 * average_plaquette(U);
+  // The plaquette of the values the file holds, in double (a float field's
+  // own plaquette differs by about 1e-7, beyond openQCD's tolerance).
+  double plaquette = 0;
+  if constexpr (std::is_same_v<GaugeField<R, W>, GaugeField<double>>) {
+    plaquette = 3.0 * average_plaquette(U);
+  } else {
+    GaugeField<double> in_double(geometry);
+    copy_links(in_double, U);
+    plaquette = 3.0 * average_plaquette(in_double);
+  }
   std::uint64_t bits;
   std::memcpy(&bits, &plaquette, 8);
   bits = little_endian(bits);
