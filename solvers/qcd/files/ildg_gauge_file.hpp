@@ -24,10 +24,10 @@
 // precision of every record that gives them, the binary record's length,
 // the SciDAC checksums (files/scidac_checksum.hpp) where the file has them,
 // linktr and plaq to 1e-5 (Grid's tolerance; the averages of a 32-bit file
-// move by about 1e-7). MILC writes plaq as the average of Re tr U_p without
-// the 1/3: either normalisation is accepted. A file failing its checksum or
-// link trace leaves the field as it was; the plaquette needs the whole field
-// and is checked after the links are in.
+// move by about 1e-7; QIO defines both with the 1/3, as MILC and Grid
+// write them). A file failing its checksum or link trace leaves the field as
+// it was; the plaquette needs the whole field and is checked after the links
+// are in.
 
 #include <cmath>
 #include <cstdint>
@@ -91,11 +91,7 @@ inline IldgHeader agreed_header(const Communicator& communicator, const std::str
 
 inline constexpr double average_tolerance = 1e-5;
 
-// The file's value agrees with ours, in Latte's normalisation or with the
-// trace not divided by 3 (MILC's plaq).
-inline bool plaquette_agrees(double ours, double file) {
-  return std::abs(ours - file) <= average_tolerance || std::abs(3 * ours - file) <= 3 * average_tolerance;
-}
+inline bool plaquette_agrees(double ours, double file) { return std::abs(ours - file) <= average_tolerance; }
 
 inline std::string hex(std::uint32_t value) {
   char text[16];
