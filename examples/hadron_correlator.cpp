@@ -1,6 +1,7 @@
 // The pion correlator and its effective mass from a point-source Wilson
 // quark propagator, on the free field, a random ("hot") SU(3) gauge field or
-// a configuration read from a NERSC file.
+// a configuration read from a gauge file (NERSC, ILDG/SciDAC, openQCD or
+// MILC, told apart by content: solvers/qcd/gauge_file.hpp).
 //
 //   hadron_correlator --lattice 8 8 8 16 --mass 0.2 --gauge unit --out pion
 //   hadron_correlator --gauge config.nersc --source 0 0 0 4 --tolerance 1e-12
@@ -26,7 +27,7 @@
 #include "solvers/qcd/effective_mass.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 #include "solvers/qcd/hadron_correlators.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/gauge_file.hpp"
 #include "solvers/qcd/propagator.hpp"
 
 using namespace latte;
@@ -34,7 +35,7 @@ using namespace latte;
 struct Options {
   Coordinate lattice{8, 8, 8, 16};
   double mass = 0.2;
-  std::string gauge = "unit";  // unit, random or a NERSC file
+  std::string gauge = "unit";  // unit, random or a gauge file
   Coordinate source{0, 0, 0, 0};
   double tolerance = 1e-10;
   int max_iterations = 10000;
@@ -55,7 +56,7 @@ std::string number(double value, int digits) {
 int run(const Options& options) {
   // A configuration file brings its lattice, unless --lattice insists.
   const bool from_file = options.gauge != "unit" && options.gauge != "random";
-  Geometry geometry(from_file && !options.lattice_given ? read_nersc_header(options.gauge).extents : options.lattice);
+  Geometry geometry(from_file && !options.lattice_given ? read_gauge_file_info(options.gauge).extents : options.lattice);
   GaugeField<double> U(geometry);
   if (options.gauge == "unit") {
     U.set_unit();
@@ -63,7 +64,7 @@ int run(const Options& options) {
     ParallelRng rng(options.seed);
     U.set_random(rng);
   } else {
-    read_nersc(U, options.gauge);
+    read_gauge(U, options.gauge);
   }
   const WilsonDirac<double> M(U, options.mass);
 
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
   Options options;
   cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
   cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
-  cli.option("--gauge", options.gauge, "unit (free field), random (hot SU(3)) or the path of a NERSC file");
+  cli.option("--gauge", options.gauge, "unit (free field), random (hot SU(3)) or the path of a NERSC, ILDG/SciDAC, openQCD or MILC file");
   cli.option("--source", options.source, "source site x y z t").expected(4);
   cli.option("--tolerance", options.tolerance, "relative true residual |eta - M S| / |eta| of every column").positive();
   cli.option("--max-iterations", options.max_iterations, "CG iteration limit of each column").positive();

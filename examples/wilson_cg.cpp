@@ -1,9 +1,14 @@
 // Solve the Wilson-Dirac equation M x = b on a random ("hot") SU(3) gauge
-// field, or one read from a NERSC file, with conjugate gradient on the
+// field, or one read from a gauge file, with conjugate gradient on the
 // normal equations, all in Latte's DSL.
 //
 //   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
-//   wilson_cg --load-gauge config.nersc --mass 0.1      # a configuration from a NERSC file
+//   wilson_cg --load-gauge config.nersc --mass 0.1      # a configuration from a gauge file
+//   wilson_cg --save-gauge config.ildg --save-format ildg --save-precision 32
+//
+// --load-gauge reads NERSC, ILDG/SciDAC, openQCD and MILC files, telling
+// them apart by content (solvers/qcd/gauge_file.hpp, docs/gauge_files.md);
+// --save-gauge writes NERSC (default), ILDG or openQCD.
 //
 // --precision mixed solves in double with single-precision corrections
 // (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
@@ -15,7 +20,7 @@
 
 #include "examples/command_line.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/gauge_file.hpp"
 #include "solvers/qcd/wilson_even_odd.hpp"
 #include "solvers/qcd/wilson_solve.hpp"
 #include "solvers/qcd/wilson_solve_mixed.hpp"
@@ -31,7 +36,9 @@ struct Options {
   std::string precision = "double";
   bool even_odd = false;
   bool history = true;
-  std::string load_gauge, save_gauge;  // NERSC files
+  std::string load_gauge, save_gauge;  // gauge files (any format Latte reads; written in save_format)
+  std::string save_format = "nersc";
+  int save_precision = 64;
   bool lattice_given = false;
 };
 
@@ -39,14 +46,15 @@ template <class R>
 int run(const Options& options) {
   // A loaded configuration brings its lattice, unless --lattice insists.
   const bool load = !options.load_gauge.empty();
-  Geometry geometry(load && !options.lattice_given ? read_nersc_header(options.load_gauge).extents : options.lattice);
+  Geometry geometry(load && !options.lattice_given ? read_gauge_file_info(options.load_gauge).extents : options.lattice);
   GaugeField<R> U(geometry);
   ParallelRng rng(options.seed);
   if (load)
-    read_nersc(U, options.load_gauge);
+    read_gauge(U, options.load_gauge);
   else
     U.set_random(rng);
-  if (!options.save_gauge.empty()) write_nersc(U, options.save_gauge);
+  if (!options.save_gauge.empty())
+    write_gauge(U, options.save_gauge, parse_gauge_file_format(options.save_format), options.save_precision);
   WilsonDirac<R> M(U, options.mass);
   Lattice<Spinor<R>> b(geometry), x(geometry);
   rng.gaussian(b);
@@ -58,7 +66,9 @@ int run(const Options& options) {
               static_cast<unsigned long long>(options.seed));
   std::printf("backend %s, %d SIMD lanes, %d threads\n", backend::Default::name, Lattice<R>::nsimd, host_threads());
   std::printf("gauge field       %s%s\n", load ? "read from " : "random SU(3)", load ? options.load_gauge.c_str() : "");
-  if (!options.save_gauge.empty()) std::printf("saved to          %s (NERSC)\n", options.save_gauge.c_str());
+  if (!options.save_gauge.empty())
+    std::printf("saved to          %s (%s, %d-bit)\n", options.save_gauge.c_str(), options.save_format.c_str(),
+                options.save_precision);
   std::printf("average plaquette %.12f\n", average_plaquette(U));
   try {
     const SolverControl control{options.tolerance, options.max_iterations};
@@ -102,8 +112,13 @@ int main(int argc, char** argv) {
       .one_of({"double", "single", "mixed"});
   cli.flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
   cli.flag("!--no-history", options.history, "do not print the residual history");
-  cli.option("--load-gauge", options.load_gauge, "read the gauge field from this NERSC file (its lattice, unless --lattice is given)");
-  cli.option("--save-gauge", options.save_gauge, "write the gauge field to this NERSC file (IEEE64BIG, 3x3)");
+  cli.option("--load-gauge", options.load_gauge,
+             "read the gauge field from this NERSC, ILDG/SciDAC, openQCD or MILC file (its lattice, unless --lattice is given)");
+  cli.option("--save-gauge", options.save_gauge, "write the gauge field to this file (in --save-format)");
+  cli.option("--save-format", options.save_format, "format of --save-gauge").one_of({"nersc", "ildg", "openqcd"}).show_default();
+  cli.option("--save-precision", options.save_precision, "bits of the reals --save-gauge stores (openqcd: 64 only)")
+      .one_of({64, 32})
+      .show_default();
   if (auto status = cli.parse(argc, argv)) return *status;
   options.lattice_given = cli.count("--lattice") > 0;
   try {

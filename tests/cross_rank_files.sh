@@ -6,7 +6,7 @@
 #    identical; the file of 2 ranks is loaded and solved on on 1 and on 4
 #    ranks (checksum, link trace and plaquette checked) with the same result;
 #    a copy with one flipped byte is refused by every rank with the same
-#    message.
+#    message. The same for ILDG (64 and 32 bits) and openQCD files.
 #  - lbm_cavity writes a checkpoint on 4 ranks at step 1000 and is resumed
 #    from it on 1 and on 2 ranks to step 2000: their checkpoints at step 2000
 #    and every output file are the same bytes as those of one uninterrupted
@@ -70,6 +70,49 @@ if [ "$refusals" = 4 ] && [ "$distinct" = 1 ]; then
 else
   fail "corrupt NERSC file: $refusals refusals, $distinct distinct messages (expected 4 and 1)"; cat corrupt4.log
 fi
+
+# ILDG (64- and 32-bit) and openQCD files: the same bytes from 1, 2 and 4
+# ranks, the file of 2 ranks read on 1 and 4 with the plaquette saved, and a
+# flipped byte in the links refused by every rank with the same message.
+# (A smaller lattice than the NERSC files': eighteen more runs.)
+small=(--lattice 4 4 4 8 --seed 11 --no-history)
+for kind in ildg:64 ildg:32 openqcd:64; do
+  format=${kind%:*} bits=${kind#*:} name=${kind/:/_}
+  for ranks in 1 2 4; do
+    run "$ranks" "save_${name}_$ranks.log" "$examples/wilson_cg" "${small[@]}" --save-gauge "np$ranks.$name" \
+      --save-format "$format" --save-precision "$bits" || fail "wilson_cg --save-format $format ($bits-bit) on $ranks ranks"
+  done
+  if cmp "np1.$name" "np2.$name" && cmp "np1.$name" "np4.$name"; then
+    echo "cmp: the $format ($bits-bit) files written on 1, 2 and 4 ranks are identical ($(stat -c %s "np1.$name") bytes)"
+  else
+    fail "$format ($bits-bit) files of 1, 2 and 4 ranks differ"
+  fi
+  for ranks in 1 4; do
+    run "$ranks" "load_${name}_$ranks.log" "$examples/wilson_cg" --load-gauge "np2.$name" --seed 11 --no-history ||
+      fail "wilson_cg --load-gauge (a $format file of 2 ranks) on $ranks ranks"
+  done
+  if [ -n "$(result "load_${name}_1.log")" ] && diff <(result "load_${name}_1.log") <(result "load_${name}_4.log") >/dev/null; then
+    echo "the $format ($bits-bit) file of 2 ranks read on 1 and 4 ranks: the same plaquette and solve ($(grep '^average plaquette' "load_${name}_1.log"))"
+  else
+    fail "the $format ($bits-bit) file of 2 ranks gives different results on 1 and 4 ranks"
+  fi
+  if [ "$bits" = 64 ] && ! diff <(grep '^average plaquette' "save_${name}_1.log") <(grep '^average plaquette' "load_${name}_1.log") >/dev/null; then
+    fail "the $format file read back has another plaquette than the one saved"
+  fi
+  cp "np2.$name" "corrupt.$name"
+  size=$(stat -c %s "corrupt.$name")
+  printf '\x55' | dd of="corrupt.$name" bs=1 seek=$((size - 2002)) conv=notrunc status=none
+  if run 4 "corrupt_$name.log" "$examples/wilson_cg" --load-gauge "corrupt.$name" --no-history; then
+    fail "a corrupt $format file was accepted"
+  fi
+  refusals=$(grep -c "corrupt.$name' is corrupt" "corrupt_$name.log")
+  distinct=$(grep "is corrupt" "corrupt_$name.log" | sort -u | wc -l)
+  if [ "$refusals" = 4 ] && [ "$distinct" = 1 ]; then
+    echo "a corrupt $format ($bits-bit) file is refused by each of 4 ranks with the same message: $(grep -m1 'is corrupt' "corrupt_$name.log")"
+  else
+    fail "corrupt $format file: $refusals refusals, $distinct distinct messages (expected 4 and 1)"; cat "corrupt_$name.log"
+  fi
+done
 
 # Checkpoints: written on 4 ranks, resumed on 1 and 2.
 cavity=(--n 32 --check-every 500 --checkpoint-every 1000 --tolerance 0)

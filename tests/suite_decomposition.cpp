@@ -3,4 +3,5 @@
 #include "test_decomposition.cpp"
 #include "test_decomposition_physics.cpp"
 #include "test_decomposition_files.cpp"
+#include "test_decomposition_gauge_files.cpp"
 #include "test_halo_staging.cpp"

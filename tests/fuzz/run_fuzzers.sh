@@ -3,11 +3,12 @@
 # UndefinedBehaviorSanitizer): one harness per reader, fuzz_<reader>.cpp.
 #   tests/fuzz/run_fuzzers.sh [LIMIT] [READER...]
 # LIMIT is a number of executions per reader (default 100000) or a time per
-# reader in seconds with an s (e.g. 600s); READER is nersc or checkpoint
-# (default both). Inputs grow from the committed seeds (corpus/<reader>/) in
-# build/fuzz/corpus/<reader>/; an input that crashes, hangs (30 s), leaks or
-# allocates more than 2 GiB is written to build/fuzz/crashes/<reader>/ and
-# the script stops with libFuzzer's report. Keep such an input, once the bug
+# reader in seconds with an s (e.g. 600s); READER is nersc, ildg, openqcd,
+# milc or checkpoint (default all, one after the other). Inputs grow from
+# the committed seeds (corpus/<reader>/) in build/fuzz/corpus/<reader>/;
+# an input that crashes, hangs (30 s), leaks or allocates more than 2 GiB
+# is written to build/fuzz/crashes/<reader>/ and the script stops with
+# libFuzzer's report. Keep such an input, once the bug
 # is fixed, in tests/fuzz/crashes/<reader>/: the test suite replays it.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,7 +17,7 @@ bash "$root/cmake/install_debian_packages.sh" fuzz
 limit=${1:-100000}
 shift || true
 readers=("$@")
-[ ${#readers[@]} -gt 0 ] || readers=(nersc checkpoint)
+[ ${#readers[@]} -gt 0 ] || readers=(nersc ildg openqcd milc checkpoint)
 case "$limit" in
   *s) limit_option=(-max_total_time="${limit%s}") ;;
   *) limit_option=(-runs="$limit") ;;
