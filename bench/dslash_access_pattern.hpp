@@ -36,7 +36,7 @@ void dslash_access_pattern(Lattice<SpinorType, W>& out, const GaugeField<R, W>& 
   constexpr int spinor_words = words_v<SpinorType>, link_words = words_v<ColourMatrix<R>>;
   constexpr int chunk_words = words_v<Spinor<R>>;
   const std::int32_t* order = sizeof(typename DslashOperands<R, W, SpinorType>::Record) >=
-                                      backend::Cpu::tiled_above_site_bytes
+                                      backend::cpu::Tuning::tiled_above_site_bytes
                                   ? in.layout().tiled_order()
                                   : nullptr;
   const auto site = [order](std::int64_t i) -> std::int64_t { return order ? order[i] : i; };

@@ -39,7 +39,7 @@ struct DslashOperands {
     psi = reinterpret_cast<const Record*>(in.host_view().data);
     chi = reinterpret_cast<Record*>(out.host_view(Access::write).data);
     outer = layout.outer_volume();
-    from_memory = sizeof(Record) * static_cast<std::size_t>(outer) > backend::Cpu::batch_from_memory_above_bytes;
+    from_memory = sizeof(Record) * static_cast<std::size_t>(outer) > backend::cpu::Tuning::batch_from_memory_above_bytes;
   }
 
   // Beyond the caches a batch's first spinor goes to the first-level cache
