@@ -29,6 +29,16 @@ std::string double_le(double value) {
   return bytes_of(bits, 8, false);
 }
 
+// x rounded to the float a file stores. Through a volatile: GCC 12 (-O2 and
+// -O3, -march=znver3 with -ffp-contract=fast) dropped the double -> float ->
+// double pair of a plain cast in the loop below, and the expected links kept
+// every bit of the doubles (MilcGaugeFile.ReadsFilesAssembledFromTheFormat...
+// failed in the native CI build, 2026-11-27).
+double stored_float(double x) {
+  volatile float f = static_cast<float>(x);
+  return f;
+}
+
 // A field holding labelled_link(global index of x, mu) at every site.
 // (Each real rounded to float with `single`.)
 void fill_labelled(GaugeField<double>& U, bool single = false) {
@@ -39,7 +49,7 @@ void fill_labelled(GaugeField<double>& U, bool single = false) {
       if (single)
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j)
-            u(i, j) = ComplexD(static_cast<float>(u(i, j).re), static_cast<float>(u(i, j).im));
+            u(i, j) = ComplexD(stored_float(u(i, j).re), stored_float(u(i, j).im));
       poke(U[mu], x, u);
     }
   });
