@@ -35,6 +35,7 @@
 #include "dsl/assign.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
+#include "dsl/halo_sequence.hpp"
 #include "dsl/statement_plan.hpp"
 
 namespace latte {
@@ -52,52 +53,30 @@ inline bool is_zero(const Coordinate& d) {
 }
 
 // Send each pushed element that lies in a halo record back to the rank that
-// owns its site, and store it there.
+// owns its site, and store it there: the halos' messages read backwards
+// (dsl/halo_sequence.hpp).
 template <class Backend, class Real, int K>
 void return_halos(const SiteLayout& layout, const std::array<const DisplacementTable*, K>& tables,
                   const std::array<HaloBuffers*, K>& buffers, Real* field, int record_stride, int element_words,
                   int nsimd) {
   constexpr MemorySide side = Backend::memory_side;
-  const Communicator& comm = layout.decomposition().communicator();
-  Requests& requests = statement_requests();
   const auto for_each_message = [&](auto&& body) {
     for (int k = 0; k < K; ++k) {
       if (!buffers[k]) continue;
       const auto& messages = tables[k]->halo->messages;
-      for (std::size_t m = 0; m < messages.size(); ++m) body(k, m, messages[m]);
+      for (std::size_t m = 0; m < messages.size(); ++m) body(k, *buffers[k], m, messages[m]);
     }
   };
-  const auto tag = [](int k, std::size_t m) { return k * 128 + static_cast<int>(m); };
-  Backend::halo_begin();
-  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
-    if (message.to_self) return;
-    HaloPayload& payload = buffers[k]->receive[m];
-    comm.receive_async(payload.message_data(), payload.bytes(), message.destination_rank, tag(k, m), requests);
+  const HaloSequence<Backend> sequence(layout.decomposition().communicator(), HaloDirection::backward);
+  sequence.start(for_each_message, [&](int k, std::size_t, const HaloMessage& message, void* payload) {
+    Backend::template return_halo<Real>(message.view(side), buffers[k]->records.data(side, Access::read), payload,
+                                        element_words, nsimd);
   });
-  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
-    HaloPayload& payload = buffers[k]->send[m];
-    Backend::template return_halo<Real>(message.view(side), buffers[k]->records.data(side, Access::read),
-                                        payload.kernel_data(), element_words, nsimd);
-    if (!message.to_self) payload.stage_to_host();
-  });
-  Backend::halo_staged();
-  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
-    if (message.to_self) return;
-    HaloPayload& payload = buffers[k]->send[m];
-    comm.send_async(payload.message_data(), payload.bytes(), message.source_rank, tag(k, m), requests);
-    ++communication_counters().messages;
-    communication_counters().bytes += static_cast<std::int64_t>(payload.bytes());
-  });
-  ++communication_counters().exchanges;
-  requests.wait_all();
-  for_each_message([&](int k, std::size_t m, const HaloMessage& message) {
-    HaloPayload& payload = message.to_self ? buffers[k]->send[m] : buffers[k]->receive[m];
-    if (!message.to_self) payload.stage_to_device();
-    Backend::template deliver_halo<Real>(message.view(side), payload.kernel_data(),
+  sequence.finish(for_each_message, [&](int k, std::size_t, const HaloMessage& message, const void* payload) {
+    Backend::template deliver_halo<Real>(message.view(side), payload,
                                          field + static_cast<std::ptrdiff_t>(k) * element_words * nsimd,
                                          record_stride, element_words, nsimd);
   });
-  Backend::halo_end();
 }
 
 }  // namespace push_detail

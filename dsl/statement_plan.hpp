@@ -39,7 +39,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -47,33 +46,12 @@
 #include <string>
 
 #include "dsl/exec/evaluator_store.hpp"
+#include "dsl/halo_sequence.hpp"
 #include "lattice/decomposition.hpp"
 #include "lattice/halo_exchange.hpp"
 #include "lattice/simd_layout.hpp"
 
 namespace latte {
-
-// What this rank's statements have exchanged so far (benchmarks take
-// differences around a call): messages to other ranks and their bytes, and
-// the time spent waiting for messages to arrive.
-struct CommunicationCounters {
-  std::int64_t exchanges = 0;  // statement phases that exchanged halos
-  std::int64_t messages = 0;   // sent to another rank
-  std::int64_t bytes = 0;      // sent to another rank
-  double wait_seconds = 0;     // in completing exchanges (after the interior, if overlapped)
-  double exchange_seconds = 0; // all the halo work of the issuing thread: pack, post, wait, unpack
-};
-inline CommunicationCounters& communication_counters() {
-  static CommunicationCounters counters;
-  return counters;
-}
-
-// Requests of the statement being run (one at a time per process), kept so
-// that their storage is reused.
-inline Requests& statement_requests() {
-  static Requests requests;
-  return requests;
-}
 
 template <class Backend>
 class StatementPlan {
@@ -167,61 +145,34 @@ class StatementPlan {
     int depth;
   };
 
-  // body(index, remote, message index, message) for every message of the
-  // halos at `depth`.
-  template <class Body>
-  void for_each_message(int depth, Body&& body) {
-    for (int i = 0; i < count_; ++i) {
-      const Remote& r = remotes_[i];
-      if (r.depth != depth) continue;
-      for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) body(i, r, m, r.exchange->messages[m]);
-    }
+  // The exchange of the halos at `depth` (dsl/halo_sequence.hpp): body(i,
+  // buffers, m, message) for every message m of every remote i there.
+  auto messages_at(int depth) {
+    return [this, depth](auto&& body) {
+      for (int i = 0; i < count_; ++i) {
+        const Remote& r = remotes_[i];
+        if (r.depth != depth) continue;
+        for (std::size_t m = 0; m < r.exchange->messages.size(); ++m) body(i, *r.buffers, m, r.exchange->messages[m]);
+      }
+    };
+  }
+  HaloSequence<Backend> sequence() const {
+    return HaloSequence<Backend>(layout_.decomposition().communicator(), HaloDirection::forward);
   }
 
   // Post the receives, pack, stage, then send every message of the halos at `depth`.
   void start(int depth) {
-    const auto started = std::chrono::steady_clock::now();
-    const Communicator& comm = layout_.decomposition().communicator();
-    Requests& requests = statement_requests();
-    Backend::halo_begin();
-    for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
-      if (message.to_self) return;
-      HaloPayload& payload = r.buffers->receive[m];
-      comm.receive_async(payload.message_data(), payload.bytes(), message.source_rank, tag(i, m), requests);
+    sequence().start(messages_at(depth), [&](int i, std::size_t, const HaloMessage& message, void* payload) {
+      remotes_[i].pack(remotes_[i].operand, message.view(side()), payload);
     });
-    for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
-      HaloPayload& payload = r.buffers->send[m];
-      r.pack(r.operand, message.view(side()), payload.kernel_data());
-      if (!message.to_self) payload.stage_to_host();
-    });
-    Backend::halo_staged();
-    for_each_message(depth, [&](int i, const Remote& r, std::size_t m, const HaloMessage& message) {
-      if (message.to_self) return;
-      HaloPayload& payload = r.buffers->send[m];
-      comm.send_async(payload.message_data(), payload.bytes(), message.destination_rank, tag(i, m), requests);
-      ++communication_counters().messages;
-      communication_counters().bytes += static_cast<std::int64_t>(payload.bytes());
-    });
-    ++communication_counters().exchanges;
-    communication_counters().exchange_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
 
   // Wait for the messages, then fill the halo records of `depth`.
   void finish(int depth) {
-    const auto waiting = std::chrono::steady_clock::now();
-    statement_requests().wait_all();
-    communication_counters().wait_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
-    for_each_message(depth, [&](int, const Remote& r, std::size_t m, const HaloMessage& message) {
-      HaloPayload& payload = message.to_self ? r.buffers->send[m] : r.buffers->receive[m];
-      if (!message.to_self) payload.stage_to_device();
-      r.unpack(message.view(side()), payload.kernel_data(), r.buffers->records.data(side(), Access::read_write),
-               r.words, r.nsimd);
+    sequence().finish(messages_at(depth), [&](int i, std::size_t, const HaloMessage& message, const void* payload) {
+      const Remote& r = remotes_[i];
+      r.unpack(message.view(side()), payload, r.buffers->records.data(side(), Access::read_write), r.words, r.nsimd);
     });
-    Backend::halo_end();
-    communication_counters().exchange_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
 
   // Evaluate a kept operand at a message's source sites, into its payload.
@@ -229,11 +180,6 @@ class StatementPlan {
   static void pack(const void* operand, HaloItemsView items, void* payload) {
     Backend::pack(*static_cast<const Operand*>(operand), items, static_cast<typename Operand::real_type*>(payload));
   }
-
-  // Tags keep apart the messages of one statement between the same two
-  // ranks: the halo (0 .. 63) and the message within it (0 .. 126), so
-  // the + and - neighbours stay apart when they are the same rank.
-  static int tag(int remote, std::size_t message) { return remote * 128 + static_cast<int>(message); }
 
   const SiteLayout& layout_;
   // Not zeroed: only the first count_ are ever read, and a plan is made
