@@ -12,7 +12,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
-#include "lattice/gauge_field.hpp"
+#include "solvers/qcd/gauge_field.hpp"
 
 namespace latte::bench {
 

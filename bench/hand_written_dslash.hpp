@@ -18,7 +18,7 @@
 #include "backends/cpu/vector_type.hpp"
 #include "bench/dslash_operands.hpp"
 #include "lattice/gamma.hpp"
-#include "lattice/gauge_field.hpp"
+#include "solvers/qcd/gauge_field.hpp"
 
 namespace latte::bench {
 

@@ -17,7 +17,7 @@
 #include "lattice/coordinate_field.hpp"
 #include "lattice/environment.hpp"
 #include "lattice/geometry.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 #include "lattice/peek_poke.hpp"
 #include "lattice/random.hpp"
 #include "lattice/report_file.hpp"

@@ -2,7 +2,7 @@
 // Fields holding each site's coordinate or checkerboard parity, for masks
 // and position-dependent expressions: where(x0 < 4, a, b), plane waves.
 
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 #include "lattice/site_walk.hpp"
 
 namespace latte {

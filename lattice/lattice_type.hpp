@@ -1,11 +1,15 @@
 #pragma once
 // Lattice<T>: a field of site tensors T over a Geometry, with aligned storage
-// in the virtual-node layout of its SIMD width. Assigning an expression to it
-// is one statement of the DSL: one fused pass over the lattice (dsl/assign.hpp
-// supplies latte::assign, found when the template is instantiated).
-// The DSL's own headers include this file, which does not include
-// dsl/assign.hpp (that needs them: a cycle); users include
-// lattice/lattice.hpp, which adds it.
+// in the virtual-node layout of its SIMD width.
+//
+// Making, copying and moving fields needs only this header (the bytes are
+// zeroed or copied by the field's memory). Assigning an expression to a
+// field (=, +=, -=, *= with an expression or a constant) is one statement of
+// the DSL: the operators below call latte::assign, which dsl/assign.hpp
+// defines and argument-dependent lookup finds where the operator is used.
+// The lattice layer itself never assigns an expression, so it does not
+// include the DSL, which is built on it; a program includes dsl/latte.hpp
+// (or dsl/assign.hpp), and an operator used without it does not compile.
 
 #include <cstddef>
 #include <cstdint>
@@ -67,8 +71,9 @@ class Lattice {
   static constexpr int site_words = words_v<T>;
   using view_type = FieldView<T, nsimd>;
 
+  // Zero at every site; the pages are first touched in the statements' thread order.
   explicit Lattice(const Geometry& geometry) : Lattice(geometry, Uninitialized{}) {
-    assign(*this, zero, AssignSet{});  // defined contents, first touched in the loops' thread order
+    storage_.fill_zero(outer_volume());
   }
   Lattice(const Geometry& geometry, Uninitialized)
       : geometry_(geometry),
@@ -78,16 +83,22 @@ class Lattice {
                  " per site on " + layout_->describe();
         }) {}
   // One pass: the copy is the first touch.
-  Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) { assign(*this, other, AssignSet{}); }
+  Lattice(const Lattice& other) : Lattice(other.geometry_, Uninitialized{}) {
+    storage_.copy_from(other.storage_, outer_volume());
+  }
   Lattice(Lattice&& other) noexcept = default;
   ~Lattice() = default;
 
+  // Fields of one lattice (the same sites on this rank, the same lanes)
+  // copy their bytes; anything else is refused, as a statement refuses it.
   Lattice& operator=(const Lattice& other) {
-    if (this != &other) assign(*this, other, AssignSet{});
+    if (this == &other) return *this;
+    check_same_lattice(other, "assign", " to");
+    storage_.copy_from(other.storage_, outer_volume());
     return *this;
   }
   Lattice& operator=(Lattice&& other) {
-    if (!layout_->same_as(*other.layout_)) assign(*this, other, AssignSet{});  // reports the mismatch
+    check_same_lattice(other, "assign", " to");
     storage_.swap(other.storage_);
     return *this;
   }
@@ -127,13 +138,18 @@ class Lattice {
   // by two-lattice schemes and by statements that must not write a field they
   // still read at neighbouring sites.
   void swap(Lattice& other) {
-    if (!layout_->same_as(*other.layout_))
-      throw GeometryMismatch("Latte: cannot swap fields on " + layout_->describe() + " and " +
-                             other.layout_->describe());
+    check_same_lattice(other, "swap", " with");
     storage_.swap(other.storage_);
   }
 
  private:
+  // "Latte: cannot <verb> a field on <other's lattice> <joint> a field on <this one's>".
+  void check_same_lattice(const Lattice& other, const char* verb, const char* joint) const {
+    if (!layout_->same_as(*other.layout_))
+      throw GeometryMismatch(std::string("Latte: cannot ") + verb + " a field on " + other.layout_->describe() + joint +
+                             " a field on " + layout_->describe());
+  }
+
   Geometry geometry_;
   const SiteLayout* layout_;
   mutable FieldMemory storage_;  // const fields still move between memory sides

@@ -5,7 +5,7 @@
 // ranks peek the same site together), poke changes the one copy there is.
 
 #include "lattice/errors.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 
 namespace latte {
 

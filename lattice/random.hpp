@@ -13,7 +13,7 @@
 #include <Random123/philox.h>
 
 #include "backends/config.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 #include "lattice/site_walk.hpp"
 
 namespace latte {

@@ -22,7 +22,7 @@
 
 #include "backends/common/parallel.hpp"
 #include "backends/common/reproducible_sum.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 
 namespace latte {
 

@@ -35,6 +35,10 @@ struct EmulatedDevice {
   static void copy_to_host(void* to, const void* from, std::size_t bytes, const char*, const std::string&) {
     std::memcpy(to, from, bytes);
   }
+  static void fill_zero(void* to, std::size_t bytes, const std::string&) { std::memset(to, 0, bytes); }
+  static void copy_on_device(void* to, const void* from, std::size_t bytes, const std::string&) {
+    std::memcpy(to, from, bytes);
+  }
 
   // Halo staging (backends/common/staged_payload.hpp).
   static void* allocate_pinned(std::size_t bytes, const std::string&) {

@@ -3,7 +3,10 @@
 // buffer, so both memory sides are the same memory and nothing ever moves.
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
+#include "backends/common/parallel.hpp"
 #include "lattice/aligned_buffer.hpp"
 #include "lattice/displacement_table.hpp"
 #include "lattice/memory_side.hpp"
@@ -20,6 +23,22 @@ class HostMemory {
   void* data(MemorySide, Access) { return buffer_.data(); }
   std::size_t bytes() const { return buffer_.bytes(); }
   void swap(HostMemory& other) noexcept { buffer_.swap(other.buffer_); }
+
+  // Every byte zero (+0 in every real) / a copy of other's bytes, in
+  // `records` equal records (a field's outer sites), split among the threads
+  // as the statements split outer sites: each page is first touched by the
+  // thread that works on its sites.
+  void fill_zero(std::int64_t records) {
+    char* to = static_cast<char*>(buffer_.data());
+    const std::size_t record = records > 0 ? buffer_.bytes() / static_cast<std::size_t>(records) : 0;
+    parallel_for(records, [=](std::int64_t r) { std::memset(to + r * record, 0, record); });
+  }
+  void copy_from(HostMemory& other, std::int64_t records) {
+    char* to = static_cast<char*>(buffer_.data());
+    const char* from = static_cast<const char*>(other.buffer_.data());
+    const std::size_t record = records > 0 ? buffer_.bytes() / static_cast<std::size_t>(records) : 0;
+    parallel_for(records, [=](std::int64_t r) { std::memcpy(to + r * record, from + r * record, record); });
+  }
 
   static DisplacementView table_view(const DisplacementTable& table, MemorySide) { return table.host_view(); }
 

@@ -73,6 +73,19 @@ class MirroredMemory {
     return host_.data();
   }
 
+  // Every byte zero (+0 in every real) / a copy of other's newest bytes,
+  // written on the device, where the statements that follow will read them
+  // (the host side becomes stale). `records` is for host memory's thread
+  // split; device memory is filled or copied whole.
+  void fill_zero(std::int64_t /*records*/) {
+    if (bytes_) Device::fill_zero(data(MemorySide::device, Access::write), bytes_, label_);
+  }
+  void copy_from(MirroredMemory& other, std::int64_t /*records*/) {
+    if (!bytes_) return;
+    const void* from = other.data(MemorySide::device, Access::read);
+    Device::copy_on_device(data(MemorySide::device, Access::write), from, bytes_, label_);
+  }
+
   // Shift tables are built on the host; the device gets a copy the first
   // time a statement there needs one, kept until the geometry goes.
   static DisplacementView table_view(const DisplacementTable& table, MemorySide side) {

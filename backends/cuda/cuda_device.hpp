@@ -29,6 +29,17 @@ struct CudaDevice {
     if (status != cudaSuccess) cuda::check(status, doing + what);
   }
 
+  // Fills and copies within device memory, queued on the default stream
+  // behind the statements before them, as the statements' kernels are.
+  static void fill_zero(void* to, std::size_t bytes, const std::string& what) {
+    const cudaError_t status = cudaMemset(to, 0, bytes);
+    if (status != cudaSuccess) cuda::check(status, "clearing " + what);
+  }
+  static void copy_on_device(void* to, const void* from, std::size_t bytes, const std::string& what) {
+    const cudaError_t status = cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice);
+    if (status != cudaSuccess) cuda::check(status, "copying " + what + " on the device");
+  }
+
   // Halo staging: asynchronous copies on the halo stream, between device
   // memory and pinned host memory.
   static void* allocate_pinned(std::size_t bytes, const std::string& what) { return cuda::allocate_pinned(bytes, what); }

@@ -50,7 +50,7 @@
 
 #include "backends/comms/shared_file.hpp"
 #include "lattice/block_slices.hpp"
-#include "lattice/gauge_field.hpp"
+#include "solvers/qcd/gauge_field.hpp"
 #include "backends/common/parallel.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 

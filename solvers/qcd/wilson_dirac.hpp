@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "dsl/latte.hpp"
-#include "lattice/gauge_field.hpp"
+#include "solvers/qcd/gauge_field.hpp"
 #include "solvers/qcd/fermion_operator.hpp"
 #include "solvers/qcd/precompiled_instances.hpp"
 

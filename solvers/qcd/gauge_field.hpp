@@ -6,8 +6,9 @@
 #include <array>
 #include <string>
 
+#include "dsl/assign.hpp"
 #include "lattice/errors.hpp"
-#include "lattice/lattice.hpp"
+#include "lattice/lattice_type.hpp"
 #include "lattice/random.hpp"
 #include "lattice/su3.hpp"
 
