@@ -7,6 +7,13 @@ set -uo pipefail
 build=$(cd "$1" && pwd)
 what=${2:-all}
 out=${OUT:-.}
+# tests/run_all.sh on a machine without a GPU compiles the cuda build
+# without optimisation (it only checks that it compiles): its tests are
+# valid, its timings are not. bench/pack_for_gpu.sh makes an optimised one.
+if grep -q '^CMAKE_CUDA_FLAGS_RELEASE:STRING=.*-O0' "$build/CMakeCache.txt" 2>/dev/null && [ "$what" != tests ]; then
+  echo "gpu_session.sh: $build is compiled at -O0 (a compile check); benchmark an optimised build (bench/pack_for_gpu.sh)" >&2
+  exit 2
+fi
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee "$out/gpu.txt"
 
 if [ "$what" != bench ]; then
