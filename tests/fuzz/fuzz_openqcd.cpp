@@ -1,33 +1,21 @@
-// Fuzzing harness of the openQCD gauge file reader: any bytes are either read
-// or refused with GaugeFileError (a header that names a lattice this build
-// cannot lay out is a LayoutError); anything else -- another exception, a
-// crash, a sanitizer report, a huge allocation -- is a bug.
-// Built by run_fuzzers.sh for libFuzzer; the test suite replays the corpus
-// and the kept crash inputs through fuzz_openqcd_input (LATTE_FUZZ_REPLAY).
+// Fuzzing harness of the openQCD gauge file reader (gauge_file_harness.hpp
+// says what it checks). Built by run_fuzzers.sh for libFuzzer; the test
+// suite replays the corpus and the kept crash inputs through
+// fuzz_openqcd_input (LATTE_FUZZ_REPLAY).
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
-#include "fuzz_input_file.hpp"
+#include "gauge_file_harness.hpp"
 #include "solvers/qcd/files/openqcd_gauge_file.hpp"
 
 namespace latte::fuzz {
 
 inline int fuzz_openqcd_input(const std::uint8_t* data, std::size_t size) {
-  // Lattices up to this many sites are read into a field; larger headers
-  // are checked, not read (a fuzzer's input is small: its data would be short).
-  constexpr std::int64_t max_fuzzed_volume = 4096;
-  const InputFile file(data, size, "openqcd");
-  const std::string& path = file.path();
-  try {
-    const OpenQcdHeader header = read_openqcd_header(path);
-    if (header.volume() > max_fuzzed_volume) return 0;
-    GaugeField<double> U{Geometry(header.extents)};
-    read_openqcd(U, path);
-  } catch (const GaugeFileError&) {
-  } catch (const LayoutError&) {
-  }
-  return 0;
+  return read_gauge_or_refuse(
+      data, size, "openqcd", [](const std::string& path) { return read_openqcd_header(path); },
+      [](GaugeField<double>& U, const std::string& path) { read_openqcd(U, path); });
 }
 
 }  // namespace latte::fuzz

@@ -1,0 +1,43 @@
+#pragma once
+// What every gauge-file harness does with an input (fuzz_nersc.cpp,
+// fuzz_ildg.cpp, fuzz_openqcd.cpp, fuzz_milc.cpp): write it to a file, read
+// the header, and read a field of the lattice the header names. Any bytes
+// are either read or refused with GaugeFileError (a header that names a
+// lattice this build cannot lay out is a LayoutError); anything else --
+// another exception, a crash, a sanitizer report, a huge allocation -- is a
+// bug.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_input_file.hpp"
+#include "lattice/errors.hpp"
+#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/nersc_gauge_file.hpp"  // GaugeFileError
+
+namespace latte::fuzz {
+
+// Lattices up to this many sites are read into a field; larger headers are
+// checked, not read (a fuzzer's input is small: its data would be short).
+inline constexpr std::int64_t max_fuzzed_volume = 4096;
+
+// read_header(path) returns a header with volume() and extents;
+// read(U, path) reads the field.
+template <class ReadHeader, class Read>
+int read_gauge_or_refuse(const std::uint8_t* data, std::size_t size, const char* reader, ReadHeader&& read_header,
+                         Read&& read) {
+  const InputFile file(data, size, reader);
+  const std::string& path = file.path();
+  try {
+    const auto header = read_header(path);
+    if (header.volume() > max_fuzzed_volume) return 0;
+    GaugeField<double> U{Geometry(header.extents)};
+    read(U, path);
+  } catch (const GaugeFileError&) {
+  } catch (const LayoutError&) {
+  }
+  return 0;
+}
+
+}  // namespace latte::fuzz
