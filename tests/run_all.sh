@@ -29,6 +29,8 @@ else
   echo "=== Latte tests: no CUDA compiler at $nvcc, the cuda configuration is not built ==="
 fi
 configs=${LATTE_TEST_CONFIGS:-$default_configs}
+gpu_present=false
+if nvidia-smi -L >/dev/null 2>&1; then gpu_present=true; fi
 jobs=${LATTE_JOBS:-$(nproc)}
 
 # The asan configuration (not in the default set): the native build under
@@ -70,7 +72,7 @@ for config in $configs; do
           # 86 s at -O0, nvcc 13 on the 2-core VM). With a GPU its tests
           # run, on the optimised build.
           # (Both set explicitly: the build directory's cache keeps them.)
-          if nvidia-smi -L >/dev/null 2>&1; then
+          if $gpu_present; then
             options+=("-DCMAKE_CUDA_FLAGS_RELEASE=-O3 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG")
           else
             options+=("-DCMAKE_CUDA_FLAGS_RELEASE=-O0 -Xptxas -O0 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG")
@@ -86,7 +88,7 @@ for config in $configs; do
   echo "=== Latte tests: configuration '$config' (${options[*]}) ==="
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
   cmake --build "$build" -j "$jobs"
-  if [ "$config" = cuda ] && ! nvidia-smi -L >/dev/null 2>&1; then
+  if [ "$config" = cuda ] && ! $gpu_present; then
     echo "=== Latte tests: configuration 'cuda' compiled; no NVIDIA GPU here, so its tests (label gpu) are not run ==="
     continue
   fi

@@ -29,20 +29,26 @@ class HostMemory {
   // as the statements split outer sites: each page is first touched by the
   // thread that works on its sites.
   void fill_zero(std::int64_t records) {
-    char* to = static_cast<char*>(buffer_.data());
-    const std::size_t record = records > 0 ? buffer_.bytes() / static_cast<std::size_t>(records) : 0;
-    parallel_for(records, [=](std::int64_t r) { std::memset(to + r * record, 0, record); });
+    for_each_record(records, [](char* to, std::size_t offset, std::size_t bytes) { std::memset(to + offset, 0, bytes); });
   }
   void copy_from(HostMemory& other, std::int64_t records) {
-    char* to = static_cast<char*>(buffer_.data());
     const char* from = static_cast<const char*>(other.buffer_.data());
-    const std::size_t record = records > 0 ? buffer_.bytes() / static_cast<std::size_t>(records) : 0;
-    parallel_for(records, [=](std::int64_t r) { std::memcpy(to + r * record, from + r * record, record); });
+    for_each_record(records, [from](char* to, std::size_t offset, std::size_t bytes) {
+      std::memcpy(to + offset, from + offset, bytes);
+    });
   }
 
   static DisplacementView table_view(const DisplacementTable& table, MemorySide) { return table.host_view(); }
 
  private:
+  // body(buffer, offset, bytes) for each of `records` equal records, in parallel.
+  template <class Body>
+  void for_each_record(std::int64_t records, Body body) {
+    char* to = static_cast<char*>(buffer_.data());
+    const std::size_t record = records > 0 ? buffer_.bytes() / static_cast<std::size_t>(records) : 0;
+    parallel_for(records, [=](std::int64_t r) { body(to, static_cast<std::size_t>(r) * record, record); });
+  }
+
   AlignedBuffer buffer_;
 };
 
