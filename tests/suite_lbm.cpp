@@ -10,3 +10,4 @@
 #include "test_lbm_in_place.cpp"
 #include "test_fuzz_regression_checkpoint.cpp"
 #include "test_lbm_statement_models.cpp"
+#include "test_lbm_update.cpp"

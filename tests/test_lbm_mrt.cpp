@@ -60,16 +60,16 @@ Populations<double, VS::q> random_populations(SiteRandomStream& random) {
   return f;
 }
 
-template <class VS, class Reference, bool Forced>
-void expect_mrt_reduces_to(double omega_plus, double omega_minus, double omega_bulk, double omega_even) {
+template <class VS, bool Forced, class Reference>
+void expect_mrt_reduces_to(const Reference& reference, double omega_plus, double omega_minus, double omega_bulk,
+                           double omega_even) {
   SiteRandomStream random(31, VS::q, Forced);
   const double force[3] = {1e-3, -2e-3, 5e-4};
-  const auto mrt = collision_parameters<VS>(omega_plus, omega_minus, force, omega_bulk, omega_even);
-  const auto reference = collision_parameters<VS>(omega_plus, omega_minus, force);
+  const Mrt mrt{omega_plus, omega_minus, omega_bulk, omega_even};
   for (int trial = 0; trial < 20; ++trial) {
     const auto f = random_populations<VS>(random);
-    const auto a = collide<VS, Mrt, Forced>(f, mrt);
-    const auto b = collide<VS, Reference, Forced>(f, reference);
+    const auto a = collide<VS, Forced>(mrt, f, force);
+    const auto b = collide<VS, Forced>(reference, f, force);
     for (int i = 0; i < VS::q; ++i)
       EXPECT_NEAR(a.v[i], b.v[i], 1e-14) << VS::name << ' ' << Reference::name << (Forced ? " forced" : "")
                                          << " population " << i;
@@ -79,11 +79,11 @@ void expect_mrt_reduces_to(double omega_plus, double omega_minus, double omega_b
 template <class VS>
 void expect_mrt_reductions() {
   const double omega = 1.0 / 0.63;
-  expect_mrt_reduces_to<VS, Bgk, false>(omega, omega, omega, omega);
-  expect_mrt_reduces_to<VS, Bgk, true>(omega, omega, omega, omega);
-  const double omega_minus = Trt::omega_minus(omega);
-  expect_mrt_reduces_to<VS, Trt, false>(omega, omega_minus, omega, omega);
-  expect_mrt_reduces_to<VS, Trt, true>(omega, omega_minus, omega, omega);
+  expect_mrt_reduces_to<VS, false>(Bgk{omega}, omega, omega, omega, omega);
+  expect_mrt_reduces_to<VS, true>(Bgk{omega}, omega, omega, omega, omega);
+  const double omega_minus = Trt::omega_minus_for(omega);
+  expect_mrt_reduces_to<VS, false>(Trt{omega, omega_minus}, omega, omega_minus, omega, omega);
+  expect_mrt_reduces_to<VS, true>(Trt{omega, omega_minus}, omega, omega_minus, omega, omega);
 }
 
 TEST(LbmMrt, EqualRatesGiveBgkAndTrt) {
@@ -146,7 +146,7 @@ TEST(LbmMrt, PoiseuilleWithTheMagicParameterKeepsTheWallHalfWay) {
     p.tau = tau;
     p.force[0] = 8.0 * nu * u_max / (width * width);
     p.mrt_bulk_rate = 1.4;
-    p.mrt_odd_rate = Trt::omega_minus(1.0 / tau);
+    p.mrt_odd_rate = Trt::omega_minus_for(1.0 / tau);
     p.mrt_even_rate = 1.2;
     Simulation<D2Q9, double, Mrt, VectorWidth> sim(g, p);
     typename decltype(sim)::Boundary b(g);

@@ -113,20 +113,6 @@ LATTE_INLINE V bounced_back(const Populations<V, VS::q>& here, const Populations
 
 namespace functors {
 
-template <class VS, class Model, bool Forced>
-struct StreamCollideCurvedWalls {
-  static constexpr const char* name = "collide_with_curved_walls";
-  template <class V, class Wb, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed,
-                                                const Populations<V, VS::q>& here,
-                                                const Vec<Wb, VS::q, GenericIndex>& upstream,
-                                                const RealVector<V, VS::q>& links, const K& params) const {
-    return collide_beside_walls<VS, Model, Forced>(streamed, here, upstream, params, [&](auto i) LATTE_LAMBDA {
-      return detail::bounced_back<VS, i>(here, streamed, links.v[i], upstream);
-    });
-  }
-};
-
 // The momentum a fluid site gives the obstacle in one step: for every
 // population i = opp(k) leaving x towards an obstacle cell x - c_k,
 //   c_i (f*_i(x) + f_k(x, t + 1)) = -c_k (f*_i(x) + f_k(x, t + 1))
@@ -159,13 +145,6 @@ struct CurvedMomentumExchange {
 };
 
 }  // namespace functors
-
-// The right-hand side of one time step with curved walls.
-template <class VS, class Model, bool Forced, class F, class B, class L, class K>
-auto stream_collide_curved(const F& f, const B& boundary, const L& links, const K& params) {
-  return map<functors::StreamCollideCurvedWalls<VS, Model, Forced>>(
-      streamed_populations<VS>(f), f, values_along_velocities<VS, -1>(boundary), links, params);
-}
 
 // The per-site force contributions on the obstacle whose solid cells are 1
 // in `obstacle`; sum(...) of it is the force. `fluid` is 1 on fluid sites.

@@ -22,7 +22,7 @@
 // its own record in the local step. No cell touches another's, so the
 // statements run in place in any order, threads and ranks alike.
 //
-// Walls (half-way bounce-back, as stream_collide.hpp): where x - c_i is
+// Walls (half-way bounce-back, wall_rules.hpp): where x - c_i is
 // solid, the incoming population is f*_opp(i)(x) of the previous step plus
 // the moving-wall term. After a local step that lies at (x, i); after a push
 // step at (x - c_i, opp i), in the solid cell's record, a location x owns.
@@ -34,6 +34,12 @@
 // enters the collision as in the two-lattice scheme, so both schemes do the
 // same arithmetic on the same values: they agree to round-off (bit for bit
 // where the compiler contracts both alike).
+//
+// The two steps are accessors (AaPushStep, AaLocalStep below, with the
+// interface of PullStreaming in stream_collide.hpp), composed with any
+// collision model and wall rule by lattice_update.hpp. In the names of
+// Bailey et al., the local step is the AA pattern's even step and the push
+// step its odd one.
 
 #include <utility>
 
@@ -86,55 +92,6 @@ struct Swap {
   }
 };
 
-// The local step on a periodic lattice: collide what streamed in, store swapped.
-template <class VS, class Model, bool Forced>
-struct CollideSwapped {
-  static constexpr const char* name = "collide_swapped";
-  template <class V, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& in, const K& params) const {
-    return swapped<VS>(collide<VS, Model, Forced>(in, params));
-  }
-};
-
-// The moving-wall term of half-way bounce-back added to the reflected
-// population (stream_collide.hpp: 6 w_i = 2 w_i / c_s^2).
-template <class VS, int I, class V, class W>
-LATTE_INLINE V bounced(const V& reflected, const W& boundary_upstream) {
-  constexpr double weight = VS::w[I];  // a constant: device code cannot read the host table
-  return V(reflected + V(6.0 * weight) * dot_c<VS, I, V>(&boundary_upstream.v[1]));
-}
-
-// The local step with walls: `reflected` holds f*_opp(i)(x) of the previous
-// (push) step at (x - c_i, opp i). A solid cell stores its record unchanged.
-template <class VS, class Model, bool Forced>
-struct CollideSwappedWalls {
-  static constexpr const char* name = "collide_swapped_with_walls";
-  template <class V, class W, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& here,
-                                                const Populations<V, VS::q>& reflected,
-                                                const Vec<W, VS::q, GenericIndex>& boundary, const K& params) const {
-    return swapped<VS>(collide_beside_walls<VS, Model, Forced>(
-        here, swapped<VS>(here), boundary, params,
-        [&](auto i) LATTE_LAMBDA { return bounced<VS, i>(reflected.v[i], boundary.v[i]); }));
-  }
-};
-
-// The push step with walls: f*_opp(i)(x) of the previous (local) step lies
-// at (x, i). A solid cell pushes back what its locations hold: element i
-// goes to (x + c_i, i), which held the population that streamed in as opp(i).
-template <class VS, class Model, bool Forced>
-struct StreamCollidePushWalls {
-  static constexpr const char* name = "collide_push_with_walls";
-  template <class V, class W, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed,
-                                                const Populations<V, VS::q>& here,
-                                                const Vec<W, VS::q, GenericIndex>& boundary, const K& params) const {
-    return collide_beside_walls<VS, Model, Forced>(
-        streamed, swapped<VS>(streamed), boundary, params,
-        [&](auto i) LATTE_LAMBDA { return bounced<VS, i>(here.v[i], boundary.v[i]); });
-  }
-};
-
 // f_i = w_i on solid cells (boundary record {solid, u_w...}), f elsewhere.
 template <class VS>
 struct AtRestOnSolid {
@@ -166,38 +123,54 @@ auto swap_opposite(const F& f) {
   return map<functors::Swap<VS>>(f);
 }
 
-// The two steps on a field in the right state, with or without walls.
-template <class VS, class Model, bool Forced, class Backend, class F, class K>
-void push_step(F& f, const K& params) {
-  push_in_place<Backend>(f, map<functors::StreamCollide<VS, Model, Forced>>(streamed_from_swapped_populations<VS>(f), params),
-                         downstream_displacements<VS>());
-}
-template <class VS, class Model, bool Forced, class Backend, class F, class B, class K>
-void push_step(F& f, const B& boundary, const K& params) {
-  push_in_place<Backend>(f,
-                         map<functors::StreamCollidePushWalls<VS, Model, Forced>>(
-                             streamed_from_swapped_populations<VS>(f), f, values_along_velocities<VS, -1>(boundary), params),
-                         downstream_displacements<VS>());
-}
-// The local step writes only the cell's own record; it is a push with no
-// displacement, since with walls it reads f at neighbours (the locations
-// this cell owns there), which an ordinary assignment would copy away.
-template <class VS, class Model, bool Forced, class Backend, class F, class K>
-void local_step(F& f, const K& params) {
-  assign<Backend>(f, map<functors::CollideSwapped<VS, Model, Forced>>(f, params), AssignSet{});
-}
-template <class VS, class Model, bool Forced, class Backend, class F, class B, class K>
-void local_step(F& f, const B& boundary, const K& params) {
-  static const Coordinate here(VS::d, 0);
-  static const std::array<const Coordinate*, VS::q> stay = [] {
-    std::array<const Coordinate*, VS::q> out{};
-    out.fill(&here);
-    return out;
-  }();
-  push_in_place<Backend>(f,
-                         map<functors::CollideSwappedWalls<VS, Model, Forced>>(
-                             f, streamed_from_swapped_populations<VS>(f), values_along_velocities<VS, -1>(boundary), params),
-                         stay);
-}
+// The push step (swapped -> pushed, the AA pattern's odd step): x reads
+// f*_i(x - c_i) at (x - c_i, opp i) and writes f*_i(x) to (x + c_i, i).
+// With walls, f*_opp(i)(x) of the previous (local) step lies at (x, i),
+// and a solid cell pushes back what its locations hold: element i goes to
+// (x + c_i, i), which held the population that streamed in as opp(i).
+struct AaPushStep {
+  static constexpr const char* name = "AA push";
+  static constexpr bool in_place = true;
+  template <class VS, class F> static auto incoming(const F& f) { return streamed_from_swapped_populations<VS>(f); }
+  template <class VS, class F> static const F& beside(const F& f) { return f; }
+  template <class VS, class P> LATTE_INLINE static P previous(const P&, const P& beside) { return swapped<VS>(beside); }
+  template <class VS, class P> LATTE_INLINE static P solid(const P& in, const P&) { return swapped<VS>(in); }
+  template <class VS, class P> LATTE_INLINE static const P& stored(const P& out) { return out; }
+  template <class Backend, class VS, bool ReadsNeighbours, class F, class E>
+  static void write(F& f, F*, const E& rhs) {
+    push_in_place<Backend>(f, rhs, downstream_displacements<VS>());
+  }
+};
+
+// The local step (pushed -> swapped, the AA pattern's even step): x reads
+// f_i(x) at (x, i) and writes f*_i(x) to (x, opp i). With walls, f*_opp(i)(x)
+// of the previous (push) step lies at (x - c_i, opp i), which x owns; a
+// solid cell stores its record unchanged.
+struct AaLocalStep {
+  static constexpr const char* name = "AA local";
+  static constexpr bool in_place = true;
+  template <class VS, class F> static const F& incoming(const F& f) { return f; }
+  template <class VS, class F> static auto beside(const F& f) { return streamed_from_swapped_populations<VS>(f); }
+  template <class VS, class P> LATTE_INLINE static P previous(const P&, const P& beside) { return swapped<VS>(beside); }
+  template <class VS, class P> LATTE_INLINE static P solid(const P& in, const P&) { return swapped<VS>(in); }
+  template <class VS, class P> LATTE_INLINE static P stored(const P& out) { return swapped<VS>(out); }
+  // Without walls the step is pointwise, an assignment. With walls it reads
+  // f at neighbours (the locations this cell owns there), which an
+  // assignment would copy away first: a push with no displacement.
+  template <class Backend, class VS, bool ReadsNeighbours, class F, class E>
+  static void write(F& f, F*, const E& rhs) {
+    if constexpr (!ReadsNeighbours) {
+      assign<Backend>(f, rhs, AssignSet{});
+    } else {
+      static const Coordinate here(VS::d, 0);
+      static const std::array<const Coordinate*, VS::q> stay = [] {
+        std::array<const Coordinate*, VS::q> out{};
+        out.fill(&here);
+        return out;
+      }();
+      push_in_place<Backend>(f, rhs, stay);
+    }
+  }
+};
 
 }  // namespace latte::lbm

@@ -2,7 +2,7 @@
 // Macroscopic fields as DSL expressions over the populations:
 //   density(f)                 rho = sum_i f_i
 //   momentum(f)                j = sum_i c_i f_i
-//   velocity(f, params)        u = (j - F/2) / rho from the stored
+//   velocity(f, force)         u = (j - F/2) / rho from the stored
 //                              (post-collision) populations of the pull
 //                              scheme: Guo's collision adds F to j, and the
 //                              physical velocity is the mean of before and
@@ -28,12 +28,12 @@ template <class VS> struct Momentum {
   }
 };
 template <class VS> struct Velocity {
-  template <class V, class K>
-  LATTE_INLINE RealVector<V, VS::d> operator()(const Populations<V, VS::q>& f, const K& params) const {
+  template <class V>
+  LATTE_INLINE RealVector<V, VS::d> operator()(const Populations<V, VS::q>& f, const RealVector<V, VS::d>& force) const {
     const auto m = moments<VS>(f);
     const V inv_rho = V(1.0) / m.rho;
     RealVector<V, VS::d> u;
-    for (int d = 0; d < VS::d; ++d) u.v[d] = (m.j[d] - V(0.5) * params.v[force_entry + d]) * inv_rho;
+    for (int d = 0; d < VS::d; ++d) u.v[d] = (m.j[d] - V(0.5) * force.v[d]) * inv_rho;
     return u;
   }
 };
@@ -48,13 +48,14 @@ template <class VS> struct Equilibrium {
 
 template <class VS, class F> auto density(const F& f) { return map<functors::Density<VS>>(f); }
 template <class VS, class F> auto momentum(const F& f) { return map<functors::Momentum<VS>>(f); }
-template <class VS, class F>
-auto velocity(const F& f, const CollisionParameters<VS>& params) {
-  return map<functors::Velocity<VS>>(f, params);
+// The body force: a constant RealVector<double, d> or a field of them.
+template <class VS, class F, class Force>
+auto velocity(const F& f, const Force& force) {
+  return map<functors::Velocity<VS>>(f, force);
 }
 template <class VS, class F>
 auto velocity(const F& f) {
-  return velocity<VS>(f, collision_parameters<VS>(1.0, 1.0));
+  return velocity<VS>(f, RealVector<double, VS::d>{});
 }
 // f^eq(rho(x), u(x)) from a density and a velocity expression or field.
 template <class VS, class Rho, class U> auto equilibrium_of(const Rho& rho, const U& u) {

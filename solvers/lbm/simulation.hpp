@@ -2,9 +2,11 @@
 // A lattice-Boltzmann simulation: two population fields swapped every step
 // (the two-lattice pull scheme, stream_collide.hpp) or, constructed with
 // in_place_streaming, one field updated in place (the AA pattern,
-// in_place_streaming.hpp), an optional boundary field for bounce-back walls,
-// BGK, TRT or MRT collision and an optional uniform body force. Every
-// per-site operation is a DSL statement.
+// in_place_streaming.hpp), an optional boundary field for bounce-back walls
+// (half-way, or interpolated on curved walls), BGK, TRT or MRT collision and
+// an optional uniform body force. Every per-site operation is a DSL
+// statement; a step is one update of lattice_update.hpp, its pattern, model
+// and walls chosen here once.
 //
 // Either way populations() shows the post-collision populations in natural
 // order, f*_i(x) as element i at x: in place, the field is brought to that
@@ -20,6 +22,7 @@
 #include "solvers/lbm/boundaries.hpp"
 #include "solvers/lbm/curved_walls.hpp"
 #include "solvers/lbm/in_place_streaming.hpp"
+#include "solvers/lbm/lattice_update.hpp"
 #include "solvers/lbm/macroscopic.hpp"
 #include "solvers/lbm/precompiled_instances.hpp"
 #include "solvers/lbm/stream_collide.hpp"
@@ -31,7 +34,7 @@ struct Parameters {
   double trt_magic = Trt::magic;        // TRT only: Lambda, which fixes omega-
   std::array<double, 3> force{0, 0, 0};  // body force density (first d entries used)
   // MRT only (solvers/lbm/collision.hpp): rates in (0, 2) of the bulk moment
-  // c^2, the odd ghosts (Trt::omega_minus(1 / tau) puts walls where TRT
+  // c^2, the odd ghosts (Trt::omega_minus_for(1 / tau) puts walls where TRT
   // does) and the even ghosts.
   double mrt_bulk_rate = Mrt::bulk_rate;
   double mrt_odd_rate = Mrt::odd_ghost_rate;
@@ -82,13 +85,15 @@ class Simulation {
                                     std::to_string(p.trt_magic));
     }
     parameters_ = p;
-    const double omega = 1.0 / p.tau;
-    const double omega_minus = std::is_same_v<Model, Trt>   ? Trt::omega_minus(omega, p.trt_magic)
-                               : std::is_same_v<Model, Mrt> ? p.mrt_odd_rate
-                                                            : omega;
-    params_ = collision_parameters<VS>(omega, omega_minus, p.force.data(), p.mrt_bulk_rate, p.mrt_even_rate);
+    if constexpr (std::is_same_v<Model, Trt>) model_ = Trt::from_tau(p.tau, p.trt_magic);
+    else if constexpr (std::is_same_v<Model, Mrt>)
+      model_ = Mrt::from_tau(p.tau, p.mrt_bulk_rate, p.mrt_odd_rate, p.mrt_even_rate);
+    else model_ = Model::from_tau(p.tau);
     forced_ = false;
-    for (int d = 0; d < D; ++d) forced_ = forced_ || p.force[d] != 0.0;
+    for (int d = 0; d < D; ++d) {
+      force_.v[d] = p.force[d];
+      forced_ = forced_ || p.force[d] != 0.0;
+    }
   }
 
   // Walls: solid cells (and moving-wall velocities) from a boundary field.
@@ -135,15 +140,8 @@ class Simulation {
       ++time_;
       return;
     }
-    if (curved_step_) {
-      curved_step_(*this);
-    } else if (boundary_) {
-      if (forced_) assign<Backend>(*next_, stream_collide<VS, Model, true>(f_, *boundary_, params_), AssignSet{});
-      else assign<Backend>(*next_, stream_collide<VS, Model, false>(f_, *boundary_, params_), AssignSet{});
-    } else {
-      if (forced_) assign<Backend>(*next_, stream_collide<VS, Model, true>(f_, params_), AssignSet{});
-      else assign<Backend>(*next_, stream_collide<VS, Model, false>(f_, params_), AssignSet{});
-    }
+    if (curved_step_) curved_step_(*this);
+    else update<Backend, PullStreaming>();
     f_.swap(*next_);
     ++time_;
   }
@@ -153,7 +151,7 @@ class Simulation {
   }
 
   auto density() const { return lbm::density<VS>(populations()); }
-  auto velocity() const { return lbm::velocity<VS>(populations(), params_); }
+  auto velocity() const { return lbm::velocity<VS>(populations(), force_); }
 
   double mass() const;
   std::array<double, D> total_momentum() const;
@@ -177,7 +175,9 @@ class Simulation {
   }
   const Geometry& geometry() const { return f_.geometry(); }
   const Parameters& parameters() const { return parameters_; }
-  const CollisionParameters<VS>& collision() const { return params_; }
+  // The collision model with its rates, and the body force.
+  const Model& model() const { return model_; }
+  const RealVector<double, D>& force() const { return force_; }
   double viscosity() const { return viscosity_from_tau(parameters_.tau); }
   long time() const { return time_; }
   void set_time(long t) { time_ = t; }
@@ -206,6 +206,21 @@ class Simulation {
     storage_ = Storage::natural;
   }
 
+  // One update with the walls this simulation has (none or half-way; curved
+  // walls have their own deferred step) and its forcing: the one place where
+  // run-time choices pick a compiled statement.
+  template <class Backend, class Pattern>
+  void update() {
+    if (boundary_) update<Backend, Pattern>(HalfWayWalls<Boundary>{*boundary_});
+    else update<Backend, Pattern>(NoWalls{});
+  }
+  template <class Backend, class Pattern, class Walls>
+  void update(const Walls& walls) {
+    PopulationField* next = next_ ? &*next_ : nullptr;
+    if (forced_) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, force_, walls);
+    else lbm::update<VS, Pattern, false, Backend>(f_, next, model_, force_, walls);
+  }
+
   // One in-place step: a push step from the swapped state, a local step
   // from the pushed one (a natural field is swapped first).
   template <class Backend, class Deferred>
@@ -215,33 +230,18 @@ class Simulation {
       s.storage_ = Storage::swapped;
     }
     if (s.storage_ == Storage::swapped) {
-      if (s.boundary_) {
-        if (s.forced_) push_step<VS, Model, true, Backend>(s.f_, *s.boundary_, s.params_);
-        else push_step<VS, Model, false, Backend>(s.f_, *s.boundary_, s.params_);
-      } else {
-        if (s.forced_) push_step<VS, Model, true, Backend>(s.f_, s.params_);
-        else push_step<VS, Model, false, Backend>(s.f_, s.params_);
-      }
+      s.template update<Backend, AaPushStep>();
       s.storage_ = Storage::pushed;
     } else {
-      if (s.boundary_) {
-        if (s.forced_) local_step<VS, Model, true, Backend>(s.f_, *s.boundary_, s.params_);
-        else local_step<VS, Model, false, Backend>(s.f_, *s.boundary_, s.params_);
-      } else {
-        if (s.forced_) local_step<VS, Model, true, Backend>(s.f_, s.params_);
-        else local_step<VS, Model, false, Backend>(s.f_, s.params_);
-      }
+      s.template update<Backend, AaLocalStep>();
       s.storage_ = Storage::swapped;
     }
   }
 
   template <class Deferred>
   static void curved_step(Simulation& s) {
-    const auto& links = *s.links_;
-    if (s.forced_)
-      assign(*s.next_, stream_collide_curved<VS, Model, true>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
-    else
-      assign(*s.next_, stream_collide_curved<VS, Model, false>(s.f_, *s.boundary_, links, s.params_), AssignSet{});
+    s.template update<backend::Default, PullStreaming>(
+        CurvedWalls<Boundary, WallLinkField<VS, Real, Width>>{*s.boundary_, *s.links_});
   }
 
   mutable PopulationField f_;  // mutable: in place, reading it may first reorder it
@@ -252,7 +252,8 @@ class Simulation {
   std::optional<WallLinkField<VS, Real, Width>> links_;
   void (*curved_step_)(Simulation&) = nullptr;
   Parameters parameters_;
-  CollisionParameters<VS> params_;
+  Model model_;
+  RealVector<double, D> force_{};
   bool forced_ = false;
   long time_ = 0;
 };

@@ -1,24 +1,24 @@
 #pragma once
-// The fused stream-collide statement of the two-lattice pull scheme:
+// The two-lattice pull scheme:
 //
 //   f_next(x) = collide( f_i(x - c_i) for every i )
 //
-// written as one DSL expression: each streamed population is a shift of one
-// element of f by -c_i (diagonal displacements included), the Q of them are
-// packed into one site value and handed ONCE to a site functor that computes
-// moments, equilibrium and relaxation (expression nodes do not share common
-// sub-expressions, so packing first is what keeps it to one evaluation).
-// The statement reads f at each site's neighbours and writes f_next once:
-// 2 x Q reals of memory traffic per cell update.
+// Each streamed population is a shift of one element of f by -c_i
+// (diagonal displacements included); the Q of them are packed into one site
+// value and handed ONCE to the site functor of the update
+// (lattice_update.hpp), which computes moments, equilibrium and relaxation
+// (expression nodes do not share common sub-expressions, so packing first is
+// what keeps it to one evaluation). The statement reads f at each site's
+// neighbours and writes f_next once: 2 x Q reals of memory traffic per cell
+// update.
 //
-// Walls (half-way bounce-back). A boundary field b holds per site
-// {solid, u_w[0], ..., u_w[d-1]}: solid = 1 on solid cells, 0 on fluid, and
-// the velocity of a moving wall on solid cells. When x - c_i is solid, the
-// population that left x towards the wall in the previous step comes back
-// reversed, with Ladd's moving-wall correction (reference density rho_w = 1):
-//   f_i(x, t + 1) = f*_opp(i)(x, t) + 2 w_i rho_w (c_i.u_w) / c_s^2
-// so the wall lies half-way between the fluid and the solid cell. Solid
-// cells keep their populations unchanged (they are never read as fluid).
+// This file has the neighbourhood expressions every streaming pattern is
+// made of, and PullStreaming, the accessor of the pull scheme: where the
+// populations that collide at x come from, where the previous step's
+// post-collision populations of x lie (the walls reflect them), what a
+// solid cell keeps, and which statement writes the result. The AA pattern's
+// two accessors are in in_place_streaming.hpp, the wall rules in
+// wall_rules.hpp.
 
 #include <utility>
 
@@ -80,65 +80,27 @@ auto values_along_velocities(const B& b) {
   }(std::make_index_sequence<VS::q>{});
 }
 
-namespace functors {
-
-template <class VS, class Model, bool Forced>
-struct StreamCollide {
-  static constexpr const char* name = "collide";
-  template <class V, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed, const K& params) const {
-    return collide<VS, Model, Forced>(streamed, params);
+// The pull scheme's accessor (the interface every streaming pattern has;
+// lattice_update.hpp composes it with a collision model and wall rules):
+//   incoming<VS>(f)      the Q populations that collide at x, as one expression
+//   beside<VS>(f)        the populations walls need (read only with walls)
+//   previous(in, beside) f*(x) of the previous step in natural order (what a
+//                        half-way wall reflects)
+//   solid(in, beside)    what a solid cell's record becomes
+//   stored(out)          the collided populations as the pattern stores them
+//   write<Backend, VS, ReadsNeighbours>(f, next, rhs)  the statement
+struct PullStreaming {
+  static constexpr const char* name = "pull";
+  static constexpr bool in_place = false;
+  template <class VS, class F> static auto incoming(const F& f) { return streamed_populations<VS>(f); }
+  template <class VS, class F> static const F& beside(const F& f) { return f; }
+  template <class VS, class P> LATTE_INLINE static const P& previous(const P&, const P& beside) { return beside; }
+  template <class VS, class P> LATTE_INLINE static const P& solid(const P&, const P& beside) { return beside; }
+  template <class VS, class P> LATTE_INLINE static const P& stored(const P& out) { return out; }
+  template <class Backend, class VS, bool ReadsNeighbours, class F, class E>
+  static void write(F&, F* next, const E& rhs) {
+    assign<Backend>(*next, rhs, AssignSet{});
   }
 };
-
-// The collision of a site whose incoming population i is wall_value(i)
-// where x - c_i is solid (upstream[i] holds the boundary record there) and
-// the streamed one elsewhere; a solid site keeps its populations `here`.
-template <class VS, class Model, bool Forced, class V, class W, class K, class WallValue>
-LATTE_INLINE Populations<V, VS::q> collide_beside_walls(const Populations<V, VS::q>& streamed,
-                                                        const Populations<V, VS::q>& here,
-                                                        const Vec<W, VS::q, GenericIndex>& upstream, const K& params,
-                                                        WallValue wall_value) {
-  using latte::functors::as_mask;
-  using latte::functors::select_leaf;
-  Populations<V, VS::q> in;
-  static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-    if constexpr (is_rest_velocity<VS, i>()) in.v[i] = streamed.v[i];
-    else in.v[i] = select_leaf(as_mask(upstream.v[i].v[0]), wall_value(i), streamed.v[i]);
-  });
-  const Populations<V, VS::q> out = collide<VS, Model, Forced>(in, params);
-  const auto solid_here = as_mask(upstream.v[0].v[0]);  // c_0 = 0: the site itself
-  return transform_leaves<Populations<V, VS::q>>(
-      [&](const V& keep, const V& next) LATTE_LAMBDA { return select_leaf(solid_here, keep, next); }, here, out);
-}
-
-template <class VS, class Model, bool Forced>
-struct StreamCollideWalls {
-  static constexpr const char* name = "collide_with_walls";
-  template <class V, class W, class K>
-  LATTE_INLINE Populations<V, VS::q> operator()(const Populations<V, VS::q>& streamed,
-                                                const Populations<V, VS::q>& here,
-                                                const Vec<W, VS::q, GenericIndex>& boundary, const K& params) const {
-    return collide_beside_walls<VS, Model, Forced>(streamed, here, boundary, params, [&](auto i) LATTE_LAMBDA {
-      constexpr double weight = VS::w[i];  // a constant: device code cannot read the host table
-      return V(here.v[VS::opposite[i]] + V(6.0 * weight) * dot_c<VS, i, V>(&boundary.v[i].v[1]));  // 6 w_i = 2 w_i / c_s^2
-    });
-  }
-};
-
-}  // namespace functors
-
-// The right-hand side of one time step on a periodic lattice.
-template <class VS, class Model, bool Forced, class F, class K>
-auto stream_collide(const F& f, const K& params) {
-  return map<functors::StreamCollide<VS, Model, Forced>>(streamed_populations<VS>(f), params);
-}
-
-// The same with half-way bounce-back on the solid cells of `boundary`.
-template <class VS, class Model, bool Forced, class F, class B, class K>
-auto stream_collide(const F& f, const B& boundary, const K& params) {
-  return map<functors::StreamCollideWalls<VS, Model, Forced>>(streamed_populations<VS>(f), f,
-                                                              values_along_velocities<VS, -1>(boundary), params);
-}
 
 }  // namespace latte::lbm
