@@ -26,6 +26,7 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,14 @@ class Session {
  public:
   explicit Session(const SessionOptions& options)
       : options_(options), comm_(world_communicator()), probe_(options.stream, team(comm_)) {
+#if !defined(__OPTIMIZE__)
+    // Built to check that it compiles (LATTE_OPTIMISE_BENCHMARKS=OFF, or a
+    // -O0 build such as the cuda configuration without a GPU): its times
+    // would say nothing about the library.
+    throw std::runtime_error(
+        "latte bench: this benchmark was compiled without optimisation (LATTE_OPTIMISE_BENCHMARKS=OFF or a -O0 "
+        "build); build it with CMAKE_BUILD_TYPE=Release and LATTE_OPTIMISE_BENCHMARKS=ON to measure");
+#endif
     if (options.quiet_wait > 0 && !wait_for_quiet(options.quiet_wait))
       std::cerr << "latte bench: other processes kept the CPUs busy; measuring anyway\n";
     start_ = cpu_times();
