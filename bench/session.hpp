@@ -76,9 +76,8 @@ class Session {
   explicit Session(const SessionOptions& options)
       : options_(options), comm_(world_communicator()), probe_(options.stream, team(comm_)) {
 #if !defined(__OPTIMIZE__)
-    // Built to check that it compiles (LATTE_OPTIMISE_BENCHMARKS=OFF, or a
-    // -O0 build such as the cuda configuration without a GPU): its times
-    // would say nothing about the library.
+    // Built to check that it compiles (LATTE_OPTIMISE_BENCHMARKS=OFF, or any
+    // -O0 build): its times would say nothing about the library.
     throw std::runtime_error(
         "latte bench: this benchmark was compiled without optimisation (LATTE_OPTIMISE_BENCHMARKS=OFF or a -O0 "
         "build); build it with CMAKE_BUILD_TYPE=Release and LATTE_OPTIMISE_BENCHMARKS=ON to measure");

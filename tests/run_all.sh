@@ -61,8 +61,6 @@ sanitizer_environment=(
 # (LATTE_OPTIMISE_BENCHMARKS=OFF: bench_lbm_d3q27.cpp compiles in 92 s
 # instead of 294 s; such a build's benchmarks refuse to run). The two simt
 # configurations skip them.
-steady_state_flows='^(LbmPoiseuille[.]|LbmCouette[.]|LbmCurvedWalls[.]OffLattice|LbmMrt[.]Poiseuille|example_lbm_cavity_mrt_re1000$)'
-
 for config in $configs; do
   case "$config" in
     simt) options=(-DLATTE_BACKEND=simt -DLATTE_SIMD=native -DLATTE_BUILD_BENCHMARKS=OFF) ;;
@@ -120,6 +118,7 @@ for config in $configs; do
   # that do run forced (in place against two lattices, conservation,
   # layouts, the cavity and cylinder examples, curved walls included), and a
   # halo's bits are the same in the first step and the thousandth.
+  steady_state_flows='^(LbmPoiseuille[.]|LbmCouette[.]|LbmCurvedWalls[.]OffLattice|LbmMrt[.]Poiseuille|example_lbm_cavity_mrt_re1000$)'
   echo "=== Latte tests: configuration '$config' again, with forced communication (halos within one rank) ==="
   (cd "$build" && LATTE_FORCE_COMMUNICATION=all OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} \
      ctest --output-on-failure -j "$jobs" -LE "mpi|packaging|docs" -E "$steady_state_flows")

@@ -123,18 +123,24 @@ auto swap_opposite(const F& f) {
   return map<functors::Swap<VS>>(f);
 }
 
+// What the two steps share: in both, the populations walls need (`beside`)
+// hold f*(x) of the previous step swapped, and a solid cell keeps what
+// streamed into it, swapped back to where it came from.
+struct AaStep {
+  static constexpr bool in_place = true;
+  template <class VS, class P> LATTE_INLINE static P previous(const P&, const P& beside) { return swapped<VS>(beside); }
+  template <class VS, class P> LATTE_INLINE static P solid(const P& in, const P&) { return swapped<VS>(in); }
+};
+
 // The push step (swapped -> pushed, the AA pattern's odd step): x reads
 // f*_i(x - c_i) at (x - c_i, opp i) and writes f*_i(x) to (x + c_i, i).
 // With walls, f*_opp(i)(x) of the previous (local) step lies at (x, i),
 // and a solid cell pushes back what its locations hold: element i goes to
 // (x + c_i, i), which held the population that streamed in as opp(i).
-struct AaPushStep {
+struct AaPushStep : AaStep {
   static constexpr const char* name = "AA push";
-  static constexpr bool in_place = true;
   template <class VS, class F> static auto incoming(const F& f) { return streamed_from_swapped_populations<VS>(f); }
   template <class VS, class F> static const F& beside(const F& f) { return f; }
-  template <class VS, class P> LATTE_INLINE static P previous(const P&, const P& beside) { return swapped<VS>(beside); }
-  template <class VS, class P> LATTE_INLINE static P solid(const P& in, const P&) { return swapped<VS>(in); }
   template <class VS, class P> LATTE_INLINE static const P& stored(const P& out) { return out; }
   template <class Backend, class VS, bool ReadsNeighbours, class F, class E>
   static void write(F& f, F*, const E& rhs) {
@@ -146,13 +152,10 @@ struct AaPushStep {
 // f_i(x) at (x, i) and writes f*_i(x) to (x, opp i). With walls, f*_opp(i)(x)
 // of the previous (push) step lies at (x - c_i, opp i), which x owns; a
 // solid cell stores its record unchanged.
-struct AaLocalStep {
+struct AaLocalStep : AaStep {
   static constexpr const char* name = "AA local";
-  static constexpr bool in_place = true;
   template <class VS, class F> static const F& incoming(const F& f) { return f; }
   template <class VS, class F> static auto beside(const F& f) { return streamed_from_swapped_populations<VS>(f); }
-  template <class VS, class P> LATTE_INLINE static P previous(const P&, const P& beside) { return swapped<VS>(beside); }
-  template <class VS, class P> LATTE_INLINE static P solid(const P& in, const P&) { return swapped<VS>(in); }
   template <class VS, class P> LATTE_INLINE static P stored(const P& out) { return swapped<VS>(out); }
   // Without walls the step is pointwise, an assignment. With walls it reads
   // f at neighbours (the locations this cell owns there), which an
