@@ -23,18 +23,17 @@
 //   B::reduce_sites<Combine>(traversal, kernel)
 //                                      the accumulators (one per leaf) of
 //                                      kernel(site) over the traversal's sites
+//   B::for_each_halo_item(items, kernel)
+//                                      kernel(place) over a halo message's items:
+//                                      a HaloGroupAt (the items whose source is
+//                                      one record, all lanes) or a HaloItemAt
+//                                      (one item), backends/traversal.hpp
 // The statements' kernels are written once, over either site type
-// (dsl/exec/statement_kernels.hpp), for every statement form; a new form
-// needs nothing from a backend. What a backend writes itself is how sites
-// are walked, and the halo work:
-//   B::return_halo<Real>(items, records, payload, words, nsimd)
-//   B::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd)
-//                                      a push's halo backwards: records into a
-//                                      payload, a payload into the field
-//   B::pack(e, items, payload)         the values of e at a halo message's
-//                                      source sites, item after item
-//   B::unpack<Real>(items, payload, records, words, nsimd)
-//                                      a received message into halo records
+// (dsl/exec/statement_kernels.hpp), for every statement form, and so is the
+// halo work, over either place (dsl/exec/halo_kernels.hpp: pack, unpack,
+// and a push's return and delivery); a new form needs nothing from a
+// backend. What a backend writes itself is how sites and halo items are
+// walked, when halo work may run, and its clock:
 //   B::halo_begin()                    pack, copies and unpack issued from here
 //                                      on see the statements issued before
 //   B::halo_staged()                   wait until the packed payloads (and
@@ -46,12 +45,13 @@
 //                                      it: how long it ran (the profile's clock)
 //   B::stream_triad_gbytes_per_s()     STREAM triad where statements run (the
 //                                      profile's reference bandwidth)
-// (the three halo hooks do nothing where pack and unpack run synchronously
-// on the host; on cuda they order the halo stream against statements).
+// (the three halo hooks do nothing where halo kernels run synchronously on
+// the host; on cuda they order the halo stream against statements).
 //
 // The statement plan (dsl/statement_plan.hpp) calls them; accumulators merge
 // exactly (backends/common/reduction_blocks.hpp). The concept checks the
-// parts that do not depend on an expression type.
+// parts that do not depend on an expression type, and the halo walk with a
+// kernel that takes either place.
 
 #include <concepts>
 #include <cstdint>
@@ -62,6 +62,12 @@
 #include "lattice/memory_side.hpp"
 
 namespace latte {
+
+// A halo kernel that does nothing, for the concept's check of the walk.
+struct HaloKernelProbe {
+  template <template <class, int> class SiteOf> void operator()(HaloGroupAt<SiteOf>) const {}
+  template <template <class, int> class SiteOf> void operator()(HaloItemAt<SiteOf>) const {}
+};
 
 template <class B>
 concept StatementBackend = requires(HaloItemsView items, const void* in, void* out, const SiteLayout& layout,
@@ -77,10 +83,7 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
   B::halo_end();
   { typename B::StatementTimer{}.seconds() } -> std::convertible_to<double>;
   { B::stream_triad_gbytes_per_s() } -> std::convertible_to<double>;
-  B::template unpack<double>(items, in, out, 1, 1);
-  B::template unpack<float>(items, in, out, 1, 1);
-  B::template return_halo<double>(items, in, out, 1, 1);
-  B::template deliver_halo<float>(items, in, out, 1, 1, 1);
+  B::for_each_halo_item(items, HaloKernelProbe{});
 };
 
 }  // namespace latte

@@ -29,6 +29,24 @@ struct StatementShape {
   std::size_t bytes_read_per_site = 0;  // what the expressions read per outer site
 };
 
+// Where a halo kernel (dsl/exec/halo_kernels.hpp) runs, the place a
+// backend's for_each_halo_item hands it: a vector backend takes a message's
+// items a group at a time (the items whose source is one record, all its
+// lanes at once: HaloItemsView::group_start), a per-lane backend one item at
+// a time. SiteOf<Real, N> is the backend's site type, for the kernels that
+// evaluate an expression at the items' sources.
+template <template <class, int> class SiteOf>
+struct HaloGroupAt {
+  std::int64_t group;
+};
+template <template <class, int> class SiteOf>
+struct HaloItemAt {
+  std::int64_t item;
+};
+// The per-lane backends' site type, in the form the places take.
+template <class Real, int>
+using LaneSiteOf = LaneSite<Real>;
+
 struct Traversal {
   SiteRange sites;                          // possibly reordered (tiled)
   const std::uint8_t* interior = nullptr;   // interior flags of the sites' layout (vector sites); null: none

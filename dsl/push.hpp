@@ -33,6 +33,7 @@
 
 #include "backends/backend.hpp"
 #include "dsl/assign.hpp"
+#include "dsl/exec/halo_kernels.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
 #include "dsl/halo_sequence.hpp"
@@ -69,13 +70,16 @@ void return_halos(const SiteLayout& layout, const std::array<const DisplacementT
   };
   const HaloSequence<Backend> sequence(layout.decomposition().communicator(), HaloDirection::backward);
   sequence.start(for_each_message, [&](int k, std::size_t, const HaloMessage& message, void* payload) {
-    Backend::template return_halo<Real>(message.view(side), buffers[k]->records.data(side, Access::read), payload,
-                                        element_words, nsimd);
+    const HaloItemsView items = message.view(side);
+    Backend::for_each_halo_item(
+        items, ReturnKernel<Real>{items, static_cast<const Real*>(buffers[k]->records.data(side, Access::read)),
+                                  static_cast<Real*>(payload), element_words, nsimd});
   });
   sequence.finish(for_each_message, [&](int k, std::size_t, const HaloMessage& message, const void* payload) {
-    Backend::template deliver_halo<Real>(message.view(side), payload,
-                                         field + static_cast<std::ptrdiff_t>(k) * element_words * nsimd,
-                                         record_stride, element_words, nsimd);
+    const HaloItemsView items = message.view(side);
+    Backend::for_each_halo_item(items, DeliverKernel<Real>{items, static_cast<const Real*>(payload),
+                                                           field + static_cast<std::ptrdiff_t>(k) * element_words * nsimd,
+                                                           record_stride, element_words, nsimd});
   });
 }
 

@@ -46,6 +46,7 @@
 #include <string>
 
 #include "dsl/exec/evaluator_store.hpp"
+#include "dsl/exec/halo_kernels.hpp"
 #include "dsl/halo_sequence.hpp"
 #include "lattice/decomposition.hpp"
 #include "lattice/halo_exchange.hpp"
@@ -93,7 +94,7 @@ class StatementPlan {
     if constexpr (side() == MemorySide::device)
       for (const HaloMessage& message : exchange.messages) (void)message.view(side());
     remotes_[count_++] = Remote{&exchange,  &buffers, statement_evaluators().keep(operand), &pack<Operand>,
-                                &Backend::template unpack<Real>, words, sizeof(Real), Operand::nsimd, depth_};
+                                &unpack<Real>, words, sizeof(Real), Operand::nsimd, depth_};
     max_depth_ = depth_ > max_depth_ ? depth_ : max_depth_;
     return records;
   }
@@ -175,10 +176,18 @@ class StatementPlan {
     });
   }
 
-  // Evaluate a kept operand at a message's source sites, into its payload.
+  // Evaluate a kept operand at a message's source sites, into its payload,
+  // and a received payload into the halo records (dsl/exec/halo_kernels.hpp).
   template <class Operand>
   static void pack(const void* operand, HaloItemsView items, void* payload) {
-    Backend::pack(*static_cast<const Operand*>(operand), items, static_cast<typename Operand::real_type*>(payload));
+    using Real = typename Operand::real_type;
+    Backend::for_each_halo_item(items, PackKernel<Operand>{*static_cast<const Operand*>(operand), items,
+                                                           static_cast<Real*>(payload)});
+  }
+  template <class Real>
+  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
+    Backend::for_each_halo_item(
+        items, UnpackKernel<Real>{items, static_cast<const Real*>(payload), static_cast<Real*>(records), words, nsimd});
   }
 
   const SiteLayout& layout_;

@@ -8,13 +8,10 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <utility>
 #include <vector>
 
-#include "backends/common/host_push_halo.hpp"
 #include "backends/common/host_statement_timer.hpp"
-#include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "backends/cpu/cpu_tuning.hpp"
@@ -76,19 +73,6 @@ struct Cpu {
     });
   }
 
-  // A push's halo records into a payload, and a received payload into the
-  // field (lattice/halo_exchange.hpp read backwards). Only sites on a block
-  // face take part: per item, lane by lane.
-  template <class Real>
-  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
-    host::return_halo<Real>(items, records, payload, words, nsimd);
-  }
-  template <class Real>
-  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
-                           int nsimd) {
-    host::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd);
-  }
-
   // The accumulators (one per leaf) of a reduction of values of type Value.
   template <class Combine, class Value>
   using vector_accumulators = rebind_t<Value, typename cpu::vector_accumulator<Combine, real_of_t<Value>>::type>;
@@ -133,46 +117,12 @@ struct Cpu {
     });
   }
 
-  // Evaluate e at the sources of a message's items: each source record once
-  // (all lanes, as the statements do, so the bits are the same as on one
-  // rank), then stored whole or lane by lane into the payload.
-  template <class E>
-  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
-    using Real = typename E::real_type;
-    using S = Site<Real, E::nsimd>;
-    parallel_for(items.groups, [=](std::int64_t g) LATTE_LAMBDA {
-      const std::int32_t begin = items.group_start[g], end = items.group_start[g + 1];
-      const auto& value = e.eval(S{items.item[begin].source_outer});
-      constexpr int words = static_cast<int>(sizeof(value) / (sizeof(Real) * E::nsimd));
-      static_assert(sizeof(value) == sizeof(Real) * words * E::nsimd, "a site value is words x lanes reals");
-      Real* out = payload + static_cast<std::int64_t>(begin) * words;
-      if (items.whole_group[g]) {
-        std::memcpy(out, &value, sizeof(value));
-        return;
-      }
-      const Real* lanes = reinterpret_cast<const Real*>(&value);
-      const std::int32_t size = end - begin;
-      for (std::int32_t k = 0; k < size; ++k) {
-        const int lane = items.item[begin + k].source_lane;
-        for (int w = 0; w < words; ++w) out[w * size + k] = lanes[w * E::nsimd + lane];
-      }
-    });
-  }
-
-  template <class Real>
-  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
-    const Real* in = static_cast<const Real*>(payload);
-    Real* out = static_cast<Real*>(records);
-    const std::int64_t record = static_cast<std::int64_t>(words) * nsimd;
-    parallel_for(items.groups, [=](std::int64_t g) {
-      const std::int32_t begin = items.group_start[g], end = items.group_start[g + 1];
-      if (items.whole_group[g]) {
-        std::memcpy(out + items.item[begin].slot * record, in + static_cast<std::int64_t>(begin) * words,
-                    sizeof(Real) * static_cast<std::size_t>(record));
-        return;
-      }
-      for (std::int32_t i = begin; i < end; ++i) lane::unpack_item(items.item[i], i, in, out, words, nsimd);
-    });
+  // kernel(place) for every group of a halo message's items (the items
+  // whose source is one record: the halo kernels move whole vectors where
+  // they can, dsl/exec/halo_kernels.hpp), one OpenMP loop over groups.
+  template <class Kernel>
+  static void for_each_halo_item(HaloItemsView items, const Kernel& kernel) {
+    parallel_for(items.groups, [=](std::int64_t g) LATTE_LAMBDA { kernel(HaloGroupAt<Site>{g}); });
   }
 };
 

@@ -82,44 +82,14 @@ struct Cuda {
   static void halo_staged() { cuda::wait_for_staging(); }
   static void halo_end() { cuda::end_halo_work(); }
 
-  template <class E>
-  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
+  // One launch on the halo stream: thread i runs kernel(item i).
+  template <class Kernel>
+  static void for_each_halo_item(HaloItemsView items, const Kernel& kernel) {
     if (items.items == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::pack_kernel<E>);
+    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::halo_kernel<Kernel>);
     const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::pack_kernel<E><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(e, items, payload);
-    cuda::after_launch(&cuda::describe_pack<E>);
-  }
-
-  template <class Real>
-  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
-    if (items.items == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::unpack_kernel<Real>);
-    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::unpack_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
-        items, static_cast<const Real*>(payload), static_cast<Real*>(records), words, nsimd);
-    cuda::after_launch(&cuda::describe_unpack<Real>);
-  }
-
-  // A push's halo, backwards, on the halo stream like pack and unpack.
-  template <class Real>
-  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
-    if (items.items == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::return_kernel<Real>);
-    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::return_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
-        items, static_cast<const Real*>(records), static_cast<Real*>(payload), words, nsimd);
-    cuda::after_launch(&cuda::describe_return<Real>);
-  }
-  template <class Real>
-  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
-                           int nsimd) {
-    if (items.items == 0) return;
-    static const cuda::LaunchShape shape = cuda::launch_shape(cuda::deliver_kernel<Real>);
-    const cuda::StatementGrid grid = cuda::statement_grid(shape, items.items);
-    cuda::deliver_kernel<Real><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(
-        items, static_cast<const Real*>(payload), static_cast<Real*>(field), record_stride, words, nsimd);
-    cuda::after_launch(&cuda::describe_deliver<Real>);
+    cuda::halo_kernel<Kernel><<<grid.blocks, grid.block, 0, cuda::halo_stream()>>>(kernel, items.items);
+    cuda::after_launch(&cuda::describe_halo<Kernel>);
   }
 
  private:

@@ -32,24 +32,10 @@ std::string describe_reduce() {
   return "the reduction kernel " + type_name<Kernel>();
 }
 
-template <class E>
-std::string describe_pack() {
-  return "the halo gather kernel of the shifted expression " + type_name<E>();
-}
-
-template <class Real>
-std::string describe_unpack() {
-  return "the halo scatter kernel (" + type_name<Real>() + ")";
-}
-
-template <class Real>
-std::string describe_return() {
-  return "the push's halo gather kernel (" + type_name<Real>() + ")";
-}
-
-template <class Real>
-std::string describe_deliver() {
-  return "the push's halo delivery kernel (" + type_name<Real>() + ")";
+// Halo kernels name what they do (dsl/exec/halo_kernels.hpp: Kernel::what).
+template <class Kernel>
+std::string describe_halo() {
+  return std::string("the ") + Kernel::what + " kernel " + type_name<Kernel>();
 }
 
 }  // namespace latte::cuda

@@ -12,6 +12,7 @@
 
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/reduction_blocks.hpp"
+#include "backends/traversal.hpp"
 
 namespace latte::cuda {
 
@@ -65,32 +66,11 @@ __global__ void merge_partials_kernel(const A* partial, int count, A* total) {
   if (threadIdx.x == 0) *total = acc;
 }
 
-// Halo gather: thread i evaluates the shifted operand for message item i.
-template <class E>
-__global__ void pack_kernel(E e, HaloItemsView items, typename E::real_type* payload) {
+// Halo work (dsl/exec/halo_kernels.hpp): thread i runs the kernel at item i.
+template <class Kernel>
+__global__ void halo_kernel(Kernel kernel, std::int64_t items) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < items.items) lane::pack_item(e, items.item[i], i, payload);
-}
-
-// Halo scatter: thread i places item i's reals in its slot's record.
-template <class Real>
-__global__ void unpack_kernel(HaloItemsView items, const Real* payload, Real* records, int words, int nsimd) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < items.items) lane::unpack_item(items.item[i], i, payload, records, words, nsimd);
-}
-
-// A push's halo, backwards: records into the payload, and a returned payload
-// into the field.
-template <class Real>
-__global__ void return_kernel(HaloItemsView items, const Real* records, Real* payload, int words, int nsimd) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < items.items) lane::return_item(items.item[i], i, records, payload, words, nsimd);
-}
-template <class Real>
-__global__ void deliver_kernel(HaloItemsView items, const Real* payload, Real* field, int record_stride, int words,
-                               int nsimd) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < items.items) lane::deliver_item(items.item[i], i, payload, field, record_stride, words, nsimd);
+  if (i < items) kernel(HaloItemAt<LaneSiteOf>{i});
 }
 
 }  // namespace latte::cuda

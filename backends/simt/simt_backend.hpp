@@ -7,7 +7,6 @@
 
 #include <cstdint>
 
-#include "backends/common/host_push_halo.hpp"
 #include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/parallel.hpp"
@@ -63,26 +62,10 @@ struct Simt {
         [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
   }
 
-  template <class E>
-  static void pack(const E& e, HaloItemsView items, typename E::real_type* payload) {
-    parallel_for(items.items, [=](std::int64_t i) { lane::pack_item(e, items.item[i], i, payload); });
-  }
-
-  template <class Real>
-  static void return_halo(HaloItemsView items, const void* records, void* payload, int words, int nsimd) {
-    host::return_halo<Real>(items, records, payload, words, nsimd);
-  }
-  template <class Real>
-  static void deliver_halo(HaloItemsView items, const void* payload, void* field, int record_stride, int words,
-                           int nsimd) {
-    host::deliver_halo<Real>(items, payload, field, record_stride, words, nsimd);
-  }
-
-  template <class Real>
-  static void unpack(HaloItemsView items, const void* payload, void* records, int words, int nsimd) {
-    const Real* in = static_cast<const Real*>(payload);
-    Real* out = static_cast<Real*>(records);
-    parallel_for(items.items, [=](std::int64_t i) { lane::unpack_item(items.item[i], i, in, out, words, nsimd); });
+  // kernel(place) for every item of a halo message, one OpenMP loop.
+  template <class Kernel>
+  static void for_each_halo_item(HaloItemsView items, const Kernel& kernel) {
+    parallel_for(items.items, [=](std::int64_t i) { kernel(HaloItemAt<LaneSiteOf>{i}); });
   }
 };
 
