@@ -32,6 +32,13 @@
 
 namespace latte {
 
+// A group's items one after the other, each by the kernel's per-item body.
+template <class Kernel, template <class, int> class SiteOf>
+LATTE_INLINE void each_item_of_group(const Kernel& kernel, const HaloItemsView& items, HaloGroupAt<SiteOf> at) {
+  for (std::int32_t i = items.group_start[at.group]; i < items.group_start[at.group + 1]; ++i)
+    kernel(HaloItemAt<SiteOf>{i});
+}
+
 template <class E>
 struct PackKernel {
   using Real = typename E::real_type;
@@ -84,14 +91,14 @@ struct UnpackKernel {
 
   template <template <class, int> class SiteOf>
   LATTE_INLINE void operator()(HaloGroupAt<SiteOf> at) const {
-    const std::int32_t begin = items.group_start[at.group], end = items.group_start[at.group + 1];
+    const std::int32_t begin = items.group_start[at.group];
     if (items.whole_group[at.group]) {
       const std::int64_t record = static_cast<std::int64_t>(words) * nsimd;
       std::memcpy(records + items.item[begin].slot * record, payload + static_cast<std::int64_t>(begin) * words,
                   sizeof(Real) * static_cast<std::size_t>(record));
       return;
     }
-    for (std::int32_t i = begin; i < end; ++i) (*this)(HaloItemAt<SiteOf>{i});
+    each_item_of_group(*this, items, at);
   }
 
   template <template <class, int> class SiteOf>
@@ -114,8 +121,7 @@ struct ReturnKernel {
 
   template <template <class, int> class SiteOf>
   LATTE_INLINE void operator()(HaloGroupAt<SiteOf> at) const {
-    for (std::int32_t i = items.group_start[at.group]; i < items.group_start[at.group + 1]; ++i)
-      (*this)(HaloItemAt<SiteOf>{i});
+    each_item_of_group(*this, items, at);
   }
 
   template <template <class, int> class SiteOf>
@@ -138,8 +144,7 @@ struct DeliverKernel {
 
   template <template <class, int> class SiteOf>
   LATTE_INLINE void operator()(HaloGroupAt<SiteOf> at) const {
-    for (std::int32_t i = items.group_start[at.group]; i < items.group_start[at.group + 1]; ++i)
-      (*this)(HaloItemAt<SiteOf>{i});
+    each_item_of_group(*this, items, at);
   }
 
   template <template <class, int> class SiteOf>
