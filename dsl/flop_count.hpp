@@ -10,7 +10,9 @@
 //   a + b, a - b, a * b, a / b    1 flop each; fma(x, y, z) 2
 //   -a (sign flips), i * z (a swap and a sign flip), conj, adj, transpose,
 //   element selection, packing, comparisons and selects: 0
-//   sqrt, abs, exp, log: 1
+//   sqrt, abs, exp, log, sin, cos, tan, tanh, atan2, pow: 1 (one call of the
+//   library's function, as lattice codes count them, not its instructions);
+//   floor, min, max: 0
 // so a complex multiply is 6, a complex multiply-add 8, SU(3) x colour
 // vector 66 (9 multiplies and 6 additions of complex numbers), spin
 // projection 12 (6 complex additions) and spin reconstruction 0. Operations
@@ -72,6 +74,13 @@ struct CountedReal {
   LATTE_HOST_DEVICE friend CountedReal fabs(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal exp(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal log(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal sin(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal cos(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal tan(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal tanh(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal atan2(CountedReal, CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal pow(CountedReal, CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal floor(CountedReal) { return {}; }
   LATTE_HOST_DEVICE friend CountedReal min(CountedReal, CountedReal) { return {}; }
   LATTE_HOST_DEVICE friend CountedReal max(CountedReal, CountedReal) { return {}; }
 };

@@ -19,8 +19,31 @@ template <FieldArgument A> auto real(A&& a) { return map<functors::Real>(std::fo
 template <FieldArgument A> auto imag(A&& a) { return map<functors::Imag>(std::forward<A>(a)); }
 template <FieldArgument A> auto timesI(A&& a) { return map<functors::TimesI>(std::forward<A>(a)); }
 template <FieldArgument A> auto timesMinusI(A&& a) { return map<functors::TimesMinusI>(std::forward<A>(a)); }
+// Element-wise mathematics (dsl/math_functors.hpp): on real fields and real
+// tensors entry by entry, vectorised on the cpu backend; exp, log and abs
+// also on complex fields. Binary ones take two fields, or a field and a
+// constant: pow(rho, 2.0), min(a, b), clamp(phi, -1.0, 1.0).
 template <FieldArgument A> auto sqrt(A&& a) { return map<functors::Sqrt>(std::forward<A>(a)); }
 template <FieldArgument A> auto abs(A&& a) { return map<functors::Abs>(std::forward<A>(a)); }
+template <FieldArgument A> auto exp(A&& a) { return map<functors::Exp>(std::forward<A>(a)); }
+template <FieldArgument A> auto log(A&& a) { return map<functors::Log>(std::forward<A>(a)); }
+template <FieldArgument A> auto sin(A&& a) { return map<functors::Sin>(std::forward<A>(a)); }
+template <FieldArgument A> auto cos(A&& a) { return map<functors::Cos>(std::forward<A>(a)); }
+template <FieldArgument A> auto tan(A&& a) { return map<functors::Tan>(std::forward<A>(a)); }
+template <FieldArgument A> auto tanh(A&& a) { return map<functors::Tanh>(std::forward<A>(a)); }
+template <FieldArgument A> auto floor(A&& a) { return map<functors::Floor>(std::forward<A>(a)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto pow(A&& a, B&& b) { return map<functors::Pow>(std::forward<A>(a), std::forward<B>(b)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto atan2(A&& y, B&& x) { return map<functors::Atan2>(std::forward<A>(y), std::forward<B>(x)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto min(A&& a, B&& b) { return map<functors::Min>(std::forward<A>(a), std::forward<B>(b)); }
+template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)
+auto max(A&& a, B&& b) { return map<functors::Max>(std::forward<A>(a), std::forward<B>(b)); }
+template <FieldArgument A, class L, class H>
+auto clamp(A&& a, L&& low, H&& high) {
+  return map<functors::Clamp>(std::forward<A>(a), std::forward<L>(low), std::forward<H>(high));
+}
 // |a(x)|^2 and <a(x), b(x)> at every site, before any sum over the lattice.
 template <FieldArgument A> auto localNorm2(A&& a) { return map<functors::LocalNorm2>(std::forward<A>(a)); }
 template <class A, class B> requires(FieldArgument<A> || FieldArgument<B>)

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "backends/config.hpp"
+#include "dsl/math_functors.hpp"
 #include "lattice/tensor_ops.hpp"
 
 namespace latte::functors {
@@ -94,21 +95,6 @@ struct RhsNorm2 {
 struct RhsInnerProduct {
   static constexpr const char* name = "rhs_inner";
   template <class A, class B> LATTE_INLINE auto operator()(const A& a, const B& b) const { return rhs_inner_product(a, b); }
-};
-
-struct Sqrt {
-  static constexpr const char* name = "sqrt";
-  template <class A> LATTE_INLINE A operator()(const A& a) const {
-    using std::sqrt;
-    return sqrt(a);
-  }
-};
-struct Abs {
-  static constexpr const char* name = "abs";
-  template <class A> LATTE_INLINE A operator()(const A& a) const {
-    using std::abs;
-    return abs(a);
-  }
 };
 
 struct Less {

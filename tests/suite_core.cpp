@@ -16,3 +16,4 @@
 #include "test_gamma.cpp"
 #include "test_statement_models.cpp"
 #include "test_field_storage.cpp"
+#include "test_math_functions.cpp"

@@ -230,6 +230,13 @@ TEST(Decomposition, CoordinatesRandomNumbersPeekAndPokeAreGlobal) {
     fill_parity(parity);
     fill_parity(parity1);
     EXPECT_TRUE(same_as_one_rank(parity, parity1));
+    // fill from a function of the global coordinate.
+    const auto wave = [](const Coordinate& x) { return std::sin(0.3 * x[0] + 0.1 * x[3]) * x[1] - 0.5 * x[2]; };
+    Lattice<double> filled(g), filled1(whole);
+    fill(filled, wave);
+    fill(filled1, wave);
+    EXPECT_TRUE(same_as_one_rank(filled, filled1));
+    EXPECT_EQ(peek(filled, {3, 2, 5, 6}), wave({3, 2, 5, 6}));
     Lattice<Spinor<float>> random(g), random1(whole);
     ParallelRng(21).uniform(random, -1, 1);
     ParallelRng(21).uniform(random1, -1, 1);
