@@ -36,20 +36,12 @@ template <class T> inline constexpr bool holds_complex_v = holds_complex<T>::val
 
 namespace math_detail {
 
-// f on every real leaf of a.
-template <class A, class F>
-LATTE_INLINE A leafwise(const A& a, F f) {
-  if constexpr (RealLeaf<A>) return f(a);
-  else return transform_leaves<A>(f, a);
-}
-
-// f on corresponding real leaves of a and b: two values of one type, or a
-// tensor and a real leaf.
+// f on corresponding real leaves of a and b: two values of one type (or two
+// leaves), or a tensor and a real leaf. (One value: transform_leaves.)
 template <class A, class B, class F>
 LATTE_INLINE auto leafwise(const A& a, const B& b, F f) {
   if constexpr (std::is_same_v<A, B>) {
-    if constexpr (RealLeaf<A>) return f(a, b);
-    else return transform_leaves<A>(f, a, b);
+    return transform_leaves<A>(f, a, b);
   } else if constexpr (RealLeaf<B>) {
     return transform_leaves<A>([&](const auto& x) LATTE_LAMBDA { return f(x, b); }, a);
   } else {
@@ -70,10 +62,10 @@ namespace functors {
     LATTE_INLINE A operator()(const A& a) const {                                                                \
       static_assert(!holds_complex_v<A>, "Latte: " #function "(...) is defined here on real values only, not on " \
                                          "complex ones (write it from real(z) and imag(z))");                    \
-      return math_detail::leafwise(a, [](const auto& x) LATTE_LAMBDA {                                          \
+      return transform_leaves<A>([](const auto& x) LATTE_LAMBDA {                                                \
         using std::function;                                                                                     \
         return function(x);                                                                                      \
-      });                                                                                                        \
+      }, a);                                                                                                     \
     }                                                                                                            \
   };
 LATTE_REAL_FUNCTION(Sqrt, sqrt)
@@ -129,7 +121,7 @@ struct Exp {
     } else {
       static_assert(!holds_complex_v<A>, "Latte: exp(...) of a tensor of complex numbers is not taken entry by entry "
                                          "(a matrix exponential is not that); write the function you mean");
-      return math_detail::leafwise(a, [](const auto& x) LATTE_LAMBDA { return exp(x); });
+      return transform_leaves<A>([](const auto& x) LATTE_LAMBDA { return exp(x); }, a);
     }
   }
 };
@@ -142,11 +134,11 @@ struct Log {
     using std::sqrt;
     if constexpr (is_complex_v<A>) {
       // The principal value: log|z| + i arg z, arg in (-pi, pi].
-      return A(log(sqrt(a.re * a.re + a.im * a.im)), atan2(a.im, a.re));
+      return A(log(sqrt(localNorm2(a))), atan2(a.im, a.re));
     } else {
       static_assert(!holds_complex_v<A>, "Latte: log(...) of a tensor of complex numbers is not taken entry by entry; "
                                          "write the function you mean");
-      return math_detail::leafwise(a, [](const auto& x) LATTE_LAMBDA { return log(x); });
+      return transform_leaves<A>([](const auto& x) LATTE_LAMBDA { return log(x); }, a);
     }
   }
 };
@@ -158,11 +150,11 @@ struct Abs {
     using std::abs;
     using std::sqrt;
     if constexpr (is_complex_v<A>) {
-      return sqrt(a.re * a.re + a.im * a.im);
+      return sqrt(localNorm2(a));
     } else {
       static_assert(!holds_complex_v<A>, "Latte: abs(...) of a tensor of complex numbers is not defined here; "
                                          "sqrt(localNorm2(...)) is its norm");
-      return math_detail::leafwise(a, [](const auto& x) LATTE_LAMBDA { return abs(x); });
+      return transform_leaves<A>([](const auto& x) LATTE_LAMBDA { return abs(x); }, a);
     }
   }
 };
