@@ -7,6 +7,7 @@
 #include "dsl/checkerboard.hpp"
 #include "dsl/expression.hpp"
 #include "dsl/functions.hpp"
+#include "dsl/let.hpp"
 #include "dsl/map.hpp"
 #include "dsl/operators.hpp"
 #include "dsl/precision_cast.hpp"

@@ -17,3 +17,4 @@
 #include "test_statement_models.cpp"
 #include "test_field_storage.cpp"
 #include "test_math_functions.cpp"
+#include "test_let.cpp"

@@ -5,6 +5,7 @@
 
 #include "dsl/exec/cast_evaluator.hpp"
 #include "dsl/exec/leaf_evaluators.hpp"
+#include "dsl/exec/let_evaluator.hpp"
 #include "dsl/exec/map_evaluator.hpp"
 #include "dsl/exec/prepare.hpp"
 #include "dsl/exec/rhs_loop_evaluator.hpp"

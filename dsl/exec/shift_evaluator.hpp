@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "dsl/checkerboard.hpp"
+#include "dsl/exec/let_site.hpp"
 #include "dsl/exec/prepare.hpp"
 #include "dsl/shift.hpp"
 #include "lattice/field_access.hpp"
@@ -45,20 +46,23 @@ struct ShiftEvaluator {
   DisplacementView table;
   FieldAccess<halo_value, nsimd> halo;  // the halo's records, where the table has a halo
 
+  // The neighbour is a plain site: values bound by a let are this site's.
   template <class Site>
   LATTE_INLINE void prefetch(const Site& s) const {
+    using Plain = plain_site_t<Site>;
     if constexpr (Site::is_vector) {
       if (s.interior && table.interior_regular) {
-        operand.prefetch(Site{s.outer + table.interior_offset});
+        operand.prefetch(Plain{s.outer + table.interior_offset});
         return;
       }
     }
-    operand.prefetch(Site{table.neighbour[s.outer]});
+    operand.prefetch(Plain{table.neighbour[s.outer]});
   }
 
   template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
-    using Value = std::remove_cvref_t<decltype(operand.eval(s))>;
+    using Plain = plain_site_t<Site>;
+    using Value = std::remove_cvref_t<decltype(operand.eval(Plain{s.outer}))>;
     std::int64_t neighbour;
     int permutation;
     bool interior = false;
@@ -71,17 +75,17 @@ struct ShiftEvaluator {
       permutation = table.permutation[s.outer];
       if constexpr (holds_reals) {
         if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
-          if constexpr (Site::is_vector) return Value(halo.load(Site{neighbour}));
-          else return Value(halo.load(Site{neighbour, s.lane}));
+          if constexpr (Site::is_vector) return Value(halo.load(Plain{neighbour}));
+          else return Value(halo.load(Plain{neighbour, s.lane}));
         }
       }
     }
     if constexpr (Site::is_vector) {
-      Value value = operand.eval(Site{neighbour});
+      Value value = operand.eval(Plain{neighbour});
       if (permutation != 0) Site::permute(value, table.lane_map(permutation));
       return value;
     } else {
-      return Value(operand.eval(Site{neighbour, table.lane_map(permutation)[s.lane]}));
+      return Value(operand.eval(Plain{neighbour, table.lane_map(permutation)[s.lane]}));
     }
   }
 };
