@@ -13,6 +13,10 @@ install(TARGETS latte EXPORT latteTargets)
 if(TARGET latte_runtime)  # latte::runtime: the run-time code compiled once (not on cuda)
   install(TARGETS latte_runtime EXPORT latteTargets)
 endif()
+# The precompiled solvers (CMakeLists.txt), where this build makes them.
+if(TARGET latte_qcd_instances AND instances_in_all)
+  install(TARGETS latte_qcd_instances latte_lbm_instances EXPORT latteTargets)
+endif()
 install(EXPORT latteTargets NAMESPACE latte:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/latte)
 configure_package_config_file(cmake/latteConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/latteConfig.cmake

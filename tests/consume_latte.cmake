@@ -21,8 +21,12 @@ if(ROUTE STREQUAL "install")
   endif()
   set(route_options -DCMAKE_PREFIX_PATH=${prefix})
 elseif(ROUTE STREQUAL "subdirectory")
+  # Without the precompiled solvers: linking them would compile Latte's five
+  # instance files inside this test (some four minutes of GCC); the install
+  # route checks them.
   set(route_options -DLATTE_SOURCE_DIR=${LATTE_SOURCE_DIR} -DLATTE_BACKEND=${BACKEND} -DLATTE_SIMD=${SIMD}
-                    -DLATTE_MPI=${MPI} -DLATTE_EMULATE_DEVICE_MEMORY=${EMULATE_DEVICE_MEMORY})
+                    -DLATTE_MPI=${MPI} -DLATTE_EMULATE_DEVICE_MEMORY=${EMULATE_DEVICE_MEMORY}
+                    -DUSE_PRECOMPILED_SOLVERS=OFF)
 else()
   message(FATAL_ERROR "ROUTE must be install or subdirectory (got '${ROUTE}')")
 endif()
@@ -33,11 +37,26 @@ message("${configure_output}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring a project that uses Latte (${ROUTE}) failed")
 endif()
+string(TIMESTAMP build_start "%s")
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${consumer_build} --target consumer --verbose
                 OUTPUT_VARIABLE build_output ERROR_VARIABLE build_output RESULT_VARIABLE rc)
+string(TIMESTAMP build_end "%s")
 if(NOT rc EQUAL 0)
   message("${build_output}")
   message(FATAL_ERROR "building a project that uses Latte (${ROUTE}) failed")
+endif()
+math(EXPR build_seconds "${build_end} - ${build_start}")
+message("consumer built (${ROUTE}) in ${build_seconds} s")
+# An installed Latte brings its precompiled solvers (not on cuda): the
+# consumer is compiled against them and links them.
+if(ROUTE STREQUAL "install" AND NOT BACKEND STREQUAL "cuda")
+  string(REGEX MATCH "[^\n]*-DLATTE_PRECOMPILED_QCD[^\n]*consumer\\.cpp[^\n]*" precompiled_line "${build_output}")
+  if(NOT precompiled_line OR NOT build_output MATCHES "liblatte_qcd_instances\\.a" OR
+     NOT build_output MATCHES "liblatte_lbm_instances\\.a")
+    message("${build_output}")
+    message(FATAL_ERROR "the consumer of an installed Latte did not use the installed precompiled solvers")
+  endif()
+  message("the consumer uses the installed precompiled solvers (latte::qcd_instances, latte::lbm_instances)")
 endif()
 if(NOT CONSUMER_CXX_FLAGS MATCHES "(^| )-O")
   if(NOT configure_output MATCHES "Latte: this project sets no CMAKE_BUILD_TYPE: code that links latte::latte is compiled with -O3")
