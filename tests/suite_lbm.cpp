@@ -11,3 +11,4 @@
 #include "test_fuzz_regression_checkpoint.cpp"
 #include "test_lbm_statement_models.cpp"
 #include "test_lbm_update.cpp"
+#include "test_lbm_body_force.cpp"

@@ -21,6 +21,16 @@
 // header field and the checksum before it changes the populations: a
 // truncated or corrupted file is an error on every rank, never a silent
 // restart from wrong data.
+//
+// What configures a run is not in the file: the parameters (tau, the
+// uniform force), the boundary field, curved-wall links and the force field
+// of Simulation::set_force are the caller's input, given again to the
+// simulation that reads the checkpoint, before it steps; it then continues
+// bit for bit (tests/test_lbm_body_force.cpp). A force field is input like
+// the walls: a fixed forcing is rebuilt by the code that built it, and a
+// coupled one (a temperature, a concentration) is computed from other
+// physics whose own state that physics restores; a copy in the file would
+// be a second source for the same input.
 
 #include <cstdint>
 #include <cstdio>

@@ -4,9 +4,20 @@
 // in_place_streaming, one field updated in place (the AA pattern,
 // in_place_streaming.hpp), an optional boundary field for bounce-back walls
 // (half-way, or interpolated on curved walls), BGK, TRT or MRT collision and
-// an optional uniform body force. Every per-site operation is a DSL
-// statement; a step is one update of lattice_update.hpp, its pattern, model
-// and walls chosen here once.
+// an optional body force. Every per-site operation is a DSL statement; a
+// step is one update of lattice_update.hpp, its pattern, model, walls and
+// force chosen here once.
+//
+// The body force density at x is F(x) = Parameters::force + the force field
+// at x: a uniform part (gravity, a pressure gradient) and, when set_force
+// has been called, a part per site (a coupled temperature or concentration,
+// a Kolmogorov forcing). The two add, as forces do. Without a field a step
+// reads the uniform force as a constant; with one, every step kind (two
+// lattices, in place, half-way and curved walls, every model) reads the
+// field. The field is a copy owned by the simulation; force_field() changes
+// it between steps. Checkpoints hold the populations and the time step, not
+// the force (solvers/lbm/checkpoint.hpp): like the parameters and the walls,
+// it is the caller's input, set again on the restarted simulation.
 //
 // Either way populations() shows the post-collision populations in natural
 // order, f*_i(x) as element i at x: in place, the field is brought to that
@@ -96,6 +107,36 @@ class Simulation {
     }
   }
 
+  // A body force per site, added to Parameters::force (the top of this
+  // file): copied, so the caller's field may go; force_field() reaches the
+  // copy. Its steps run on the build's default backend, as curved walls'
+  // do, and are compiled only in programs that call this (a member
+  // template, which the precompiled instances leave out). A field on
+  // another lattice or layout is refused, naming both.
+  template <class Deferred = void>
+  void set_force(const VectorField& force) {
+    if (!force.layout().same_as(f_.layout()))
+      throw GeometryMismatch("lbm: set_force: the force field lies on " + force.layout().describe() +
+                             ", the simulation's populations on " + f_.layout().describe() +
+                             ": make the field on the simulation's geometry()");
+    // Assigned into the storage velocity() may already read, so that an
+    // expression taken from velocity() before stays valid.
+    if (force_field_) *force_field_ = force;
+    else force_field_.emplace(force);
+    field_forced_step_ = &Simulation::field_forced_step<Deferred>;
+  }
+  bool has_force_field() const { return field_forced_step_ != nullptr; }
+  // The force field set by set_force, to read or to change between steps
+  // (coupled physics); without one, a std::logic_error.
+  VectorField& force_field() {
+    check_force_field();
+    return *force_field_;
+  }
+  const VectorField& force_field() const {
+    check_force_field();
+    return *force_field_;
+  }
+
   // Walls: solid cells (and moving-wall velocities) from a boundary field.
   void set_boundary(const Boundary& b) { boundary_.emplace(b); }
   // Curved walls (curved_walls.hpp): interpolated bounce-back on the links
@@ -134,6 +175,11 @@ class Simulation {
   template <class Backend>
   void step() {
     const profile::Region region("LB stream-collide");
+    if (field_forced_step_) {  // the default backend, whatever Backend (set_force)
+      field_forced_step_(*this);
+      ++time_;
+      return;
+    }
     if (in_place()) {
       if constexpr (std::is_same_v<Backend, backend::Default>) in_place_step_(*this);
       else in_place_step<Backend, void>(*this);
@@ -151,9 +197,18 @@ class Simulation {
   }
 
   auto density() const { return lbm::density<VS>(populations()); }
-  auto velocity() const { return lbm::velocity<VS>(populations(), force_); }
+  // u = (j - F/2) / rho with the local force (macroscopic.hpp). Its type
+  // cannot depend on whether a force field is set, so it always reads one:
+  // without set_force, a field of zeros allocated on first use.
+  auto velocity() const { return lbm::velocity<VS>(populations(), body_force()); }
+  // The body force density at every site, F(x) = Parameters::force + the
+  // force field (zero without one), as an expression.
+  auto body_force() const { return force_field_or_zero() + force_; }
 
   double mass() const;
+  // sum_x j(x) of the stored populations: a body force adds F(x) to j(x)
+  // every step, so this grows by sum_x F(x) per step (the physical momentum,
+  // sum_x rho u, is this minus sum_x F(x) / 2).
   std::array<double, D> total_momentum() const;
   // max |u| over fluid sites (solid sites keep their initial state).
   double max_speed() const;
@@ -175,7 +230,8 @@ class Simulation {
   }
   const Geometry& geometry() const { return f_.geometry(); }
   const Parameters& parameters() const { return parameters_; }
-  // The collision model with its rates, and the body force.
+  // The collision model with its rates, and the uniform body force
+  // (Parameters::force; a force field adds to it).
   const Model& model() const { return model_; }
   const RealVector<double, D>& force() const { return force_; }
   double viscosity() const { return viscosity_from_tau(parameters_.tau); }
@@ -206,42 +262,67 @@ class Simulation {
     storage_ = Storage::natural;
   }
 
+  void check_force_field() const {
+    if (!has_force_field()) throw std::logic_error("lbm: force_field(): no force field is set (call set_force first)");
+  }
+  const VectorField& force_field_or_zero() const {
+    if (!force_field_) force_field_.emplace(f_.geometry());  // zero at every site
+    return *force_field_;
+  }
+
   // One update with the walls this simulation has (none or half-way; curved
   // walls have their own deferred step) and its forcing: the one place where
-  // run-time choices pick a compiled statement.
-  template <class Backend, class Pattern>
+  // run-time choices pick a compiled statement. FieldForce: the force is
+  // body_force(), read per site (the steps set_force compiles); otherwise
+  // the uniform force, a constant, read only when not zero.
+  template <class Backend, class Pattern, bool FieldForce = false>
   void update() {
-    if (boundary_) update<Backend, Pattern>(HalfWayWalls<Boundary>{*boundary_});
-    else update<Backend, Pattern>(NoWalls{});
+    if (boundary_) update<Backend, Pattern, FieldForce>(HalfWayWalls<Boundary>{*boundary_});
+    else update<Backend, Pattern, FieldForce>(NoWalls{});
   }
-  template <class Backend, class Pattern, class Walls>
+  template <class Backend, class Pattern, bool FieldForce = false, class Walls>
   void update(const Walls& walls) {
     PopulationField* next = next_ ? &*next_ : nullptr;
-    if (forced_) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, force_, walls);
+    if constexpr (FieldForce) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, body_force(), walls);
+    else if (forced_) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, force_, walls);
     else lbm::update<VS, Pattern, false, Backend>(f_, next, model_, force_, walls);
   }
 
   // One in-place step: a push step from the swapped state, a local step
   // from the pushed one (a natural field is swapped first).
-  template <class Backend, class Deferred>
+  template <class Backend, class Deferred, bool FieldForce = false>
   static void in_place_step(Simulation& s) {
     if (s.storage_ == Storage::natural) {
       assign<Backend>(s.f_, swap_opposite<VS>(s.f_), AssignSet{});
       s.storage_ = Storage::swapped;
     }
     if (s.storage_ == Storage::swapped) {
-      s.template update<Backend, AaPushStep>();
+      s.template update<Backend, AaPushStep, FieldForce>();
       s.storage_ = Storage::pushed;
     } else {
-      s.template update<Backend, AaLocalStep>();
+      s.template update<Backend, AaLocalStep, FieldForce>();
       s.storage_ = Storage::swapped;
     }
   }
 
-  template <class Deferred>
+  template <class Deferred, bool FieldForce = false>
   static void curved_step(Simulation& s) {
-    s.template update<backend::Default, PullStreaming>(
+    s.template update<backend::Default, PullStreaming, FieldForce>(
         CurvedWalls<Boundary, WallLinkField<VS, Real, Width>>{*s.boundary_, *s.links_});
+  }
+
+  // A whole step with the force field, whichever scheme and walls the
+  // simulation has; set_force compiles it (and so every field-forced
+  // statement) only where it is called.
+  template <class Deferred>
+  static void field_forced_step(Simulation& s) {
+    if (s.in_place()) {
+      in_place_step<backend::Default, Deferred, true>(s);
+      return;
+    }
+    if (s.curved_step_) curved_step<Deferred, true>(s);
+    else s.template update<backend::Default, PullStreaming, true>();
+    s.f_.swap(*s.next_);
   }
 
   mutable PopulationField f_;  // mutable: in place, reading it may first reorder it
@@ -253,8 +334,12 @@ class Simulation {
   void (*curved_step_)(Simulation&) = nullptr;
   Parameters parameters_;
   Model model_;
-  RealVector<double, D> force_{};
-  bool forced_ = false;
+  RealVector<double, D> force_{};  // the uniform part
+  bool forced_ = false;            // the uniform part is not zero
+  // The force field (set_force), or zeros for velocity() without one;
+  // mutable: velocity() allocates the zeros on first use.
+  mutable std::optional<VectorField> force_field_;
+  void (*field_forced_step_)(Simulation&) = nullptr;  // set by set_force
   long time_ = 0;
 };
 
