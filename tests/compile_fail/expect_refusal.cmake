@@ -29,7 +29,9 @@ endif()
 
 string(REGEX MATCHALL "[^\n]*error:[^\n]*" error_lines "${output}")
 list(LENGTH error_lines error_line_count)
-string(REGEX MATCH "[^\n]*error: static assertion failed[^\n]*${error_pattern}[^\n]*" error_line "${output}")
+# GCC: "error: static assertion failed: MESSAGE"; Clang: "error: static_assert
+# failed due to requirement '...' "MESSAGE"" (the kinds in that same line).
+string(REGEX MATCH "[^\n]*error: static.assert[^\n]*${error_pattern}[^\n]*" error_line "${output}")
 string(REGEX MATCH "[^\n]*${kinds_pattern}[^\n]*" kinds_line "${output}")
 if(NOT error_line)
   message(FATAL_ERROR "${SNIPPET}: no error line matches '${error_pattern}'; the compiler said:\n${output}")
