@@ -25,6 +25,7 @@
 #include "dsl/expression.hpp"
 #include "dsl/reduce.hpp"
 #include "dsl/reduction_result.hpp"
+#include "dsl/site_algebra_check.hpp"
 #include "dsl/statement_plan.hpp"
 #include "dsl/statement_profile.hpp"
 
@@ -93,6 +94,11 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
     run_statement<Backend>(dst, node, op);
   }
 }
+
+// An expression already refused where it was built (dsl/site_algebra_check.hpp)
+// is not assigned: its refusal stays the statement's only error.
+template <class Backend = backend::Default, class T, class W, class Op>
+void assign(Lattice<T, W>&, const RefusedExpression&, Op) {}
 
 // dst op= expression, and in the same pass the sum over sites of
 // `reduction`, an expression that may read the freshly written dst at the

@@ -25,6 +25,13 @@ struct OperandPack<std::index_sequence<I...>, T...> : OperandSlot<I, T>... {};
 template <std::size_t I, class T> LATTE_INLINE const T& slot(const OperandSlot<I, T>& s) { return s.value; }
 template <std::size_t I, class T> LATTE_INLINE T& slot(OperandSlot<I, T>& s) { return s.value; }
 
+// The per-lane value operand A gives in a node whose fields' real type is
+// Real (void when every operand is a constant): constants take the
+// precision of the fields they meet.
+template <class Real, class A>
+using lane_value_t =
+    std::conditional_t<std::is_void_v<Real>, typename A::value_type, rebind_t<typename A::value_type, Real>>;
+
 template <class F, class... Args>
 struct Map {
   static constexpr bool is_latte_expression = true;
@@ -33,9 +40,7 @@ struct Map {
   static_assert(((Args::nsimd == 0 || Args::nsimd == nsimd) && ...),
                 "Latte: an expression mixes fields of different SIMD widths");
   using Pack = OperandPack<std::index_sequence_for<Args...>, Args...>;
-  // Constants take the precision of the fields they meet.
-  template <class A> using lane_value = std::conditional_t<std::is_void_v<real_type>, typename A::value_type,
-                                                          rebind_t<typename A::value_type, real_type>>;
+  template <class A> using lane_value = lane_value_t<real_type, A>;
   using value_type = decltype(std::declval<const F&>()(std::declval<lane_value<Args>>()...));
   static constexpr std::size_t bytes_read_per_site = (std::size_t(0) + ... + Args::bytes_read_per_site);
   static_assert(std::is_trivially_copyable_v<F>, "Latte: a map's functor must be trivially copyable");

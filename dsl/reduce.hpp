@@ -18,6 +18,7 @@
 #include "dsl/functors.hpp"
 #include "dsl/map.hpp"
 #include "dsl/reduction_result.hpp"
+#include "dsl/site_algebra_check.hpp"
 #include "dsl/statement_plan.hpp"
 #include "dsl/statement_profile.hpp"
 
@@ -51,20 +52,37 @@ auto reduce(const E& expression) {
   return reduction_over_ranks<Combine>(total, layout);
 }
 
+// An expression already refused where it was built (dsl/site_algebra_check.hpp)
+// is not reduced: its refusal stays the statement's only error.
+template <class Combine, class Backend = backend::Default>
+double reduce(const RefusedExpression&) { return 0; }
+
 template <class Backend = backend::Default, FieldOperand E>
 auto sum(const E& e) { return reduce<SumCombine, Backend>(e); }
 
 template <class Backend = backend::Default, FieldOperand E>
 double norm2(const E& e) {
-  auto node = as_node(e);
-  return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, decltype(node)>(node));
+  if constexpr (any_refused<E>) {
+    return 0;
+  } else {
+    auto node = as_node(e);
+    return reduce<SumCombine, Backend>(Map<functors::LocalNorm2, decltype(node)>(node));
+  }
 }
 
 template <class Backend = backend::Default, FieldOperand A, FieldOperand B>
 auto innerProduct(const A& a, const B& b) {
-  auto na = as_node(a);
-  auto nb = as_node(b);
-  return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, decltype(na), decltype(nb)>(na, nb));
+  if constexpr (!site_defined<functors::LocalInnerProduct, A, B>) {
+    static_assert(site_algebra_of<functors::LocalInnerProduct, A, B>::defined,
+                  "Latte: innerProduct(a, b) is refused: an inner product is of two values of one kind");
+    return 0.0;
+  } else if constexpr (any_refused<A, B>) {
+    return 0.0;
+  } else {
+    auto na = as_node(a);
+    auto nb = as_node(b);
+    return reduce<SumCombine, Backend>(Map<functors::LocalInnerProduct, decltype(na), decltype(nb)>(na, nb));
+  }
 }
 
 template <class Backend = backend::Default, FieldOperand E>

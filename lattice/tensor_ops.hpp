@@ -63,11 +63,23 @@ LATTE_INLINE auto transform_tensor(const Mat<A, N, I>& a, const Mat<B, N, I>& b,
   return out;
 }
 
-template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
+// Sums and differences are of tensors of one shape (vectors or matrices of
+// the same size and index kind) whose elements add: a spinor and a colour
+// vector do not, and the constraint says so to whoever asks whether a + b
+// is defined (dsl/site_algebra_check.hpp), where the body would fail.
+template <class A, class B> inline constexpr bool same_shape_v = false;
+template <class E, class F, int N, class I> inline constexpr bool same_shape_v<Vec<E, N, I>, Vec<F, N, I>> = true;
+template <class E, class F, int N, class I> inline constexpr bool same_shape_v<Mat<E, N, I>, Mat<F, N, I>> = true;
+
+template <class A, class B>
+  requires(same_shape_v<A, B> &&
+           requires(const typename A::element_type& x, const typename B::element_type& y) { x + y; })
 LATTE_INLINE auto operator+(const A& a, const B& b) {
   return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x + y; });
 }
-template <class A, class B> requires(is_tensor_v<A> && is_tensor_v<B>)
+template <class A, class B>
+  requires(same_shape_v<A, B> &&
+           requires(const typename A::element_type& x, const typename B::element_type& y) { x - y; })
 LATTE_INLINE auto operator-(const A& a, const B& b) {
   return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x - y; });
 }
@@ -98,13 +110,28 @@ LATTE_INLINE auto operator/(const T& t, const S& s) {
 template <class I, class B> inline constexpr bool contracts_each_element_v = false;
 template <class I, class L, int N> inline constexpr bool contracts_each_element_v<I, Vec<L, N, I>> = !is_tensor_v<L>;
 
+// Whether a matrix (type Matrix) acts on a vector (type Vector) in a * b:
+// on the vector's own index (the same index kind and size), on the index of
+// each of its elements (a colour matrix on the colour vectors of a spinor),
+// or on each of its elements when those are tensors it acts on (a link on
+// every spinor of a batch). Never on real or complex elements: a colour
+// matrix times lattice-Boltzmann populations would be nine colour matrices
+// per site, so it is refused instead.
+template <class Matrix, class Vector>
+concept MatrixActsOn =
+    (std::is_same_v<typename Matrix::index_kind, typename Vector::index_kind> && Matrix::size == Vector::size) ||
+    (contracts_each_element_v<typename Matrix::index_kind, typename Vector::element_type> &&
+     Vector::element_type::size == Matrix::size) ||
+    (is_tensor_v<typename Vector::element_type> &&
+     requires(const Matrix& m, const typename Vector::element_type& e) { m * e; });
+
 // Matrix times vector: contract when the index kinds match (U * colour
 // vector), otherwise map the matrix over the vector's elements (U * spinor
 // acts on the colour index of every spin component).
 template <class A, class B, int N, int M, class I, class J>
+  requires MatrixActsOn<Mat<A, N, I>, Vec<B, M, J>>
 LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
   if constexpr (std::is_same_v<I, J>) {
-    static_assert(N == M, "matrix-vector product over one index needs equal sizes");
     using E = decltype(a.m[0][0] * b.v[0]);
     // Accumulated in place in out, for the reason given at transform_tensor.
     Vec<E, N, I> out;
@@ -122,7 +149,6 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
     // instructions were spill traffic). Each result element is the same sum
     // in the same order, so the bits do not change.
     using E = decltype(a.m[0][0] * b.v[0].v[0]);
-    static_assert(B::size == N, "a link times colour vectors of another size");
     Vec<Vec<E, N, I>, M, J> out;
     for (int i = 0; i < N; ++i) {
       for (int s = 0; s < M; ++s) out.v[s].v[i] = a.m[i][0] * b.v[s].v[0];
@@ -151,6 +177,7 @@ LATTE_INLINE auto operator*(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
 // adj(a) * b, reading a transposed and conjugated in place: the backward
 // hopping term U^+(x - mu) h needs no copy of U^+.
 template <class A, class B, int N, int M, class I, class J>
+  requires MatrixActsOn<Mat<A, N, I>, Vec<B, M, J>>
 LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
   if constexpr (std::is_same_v<I, J>) {
     using E = decltype(conj(a.m[0][0]) * b.v[0]);
@@ -163,7 +190,6 @@ LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Vec<B, M, J>& b) {
   } else if constexpr (contracts_each_element_v<I, B>) {
     // Row by row across the spin components, as in a * b above.
     using E = decltype(conj(a.m[0][0]) * b.v[0].v[0]);
-    static_assert(B::size == N, "a link times colour vectors of another size");
     Vec<Vec<E, N, I>, M, J> out;
     for (int i = 0; i < N; ++i) {
       for (int s = 0; s < M; ++s) out.v[s].v[i] = conj(a.m[0][i]) * b.v[s].v[0];
@@ -193,6 +219,7 @@ LATTE_INLINE auto adj_times(const Mat<A, N, I>& a, const Mat<B, N, I>& b) {
 // by element: the multi-right-hand-side CG's x += alpha p with one alpha
 // per right-hand side.
 template <class A, class B, int N>
+  requires requires(const A& x, const B& y) { x * y; }
 LATTE_INLINE auto operator*(const Vec<A, N, RhsIndex>& a, const Vec<B, N, RhsIndex>& b) {
   return transform_tensor(a, b, [](const auto& x, const auto& y) LATTE_LAMBDA { return x * y; });
 }
