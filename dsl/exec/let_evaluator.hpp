@@ -18,6 +18,9 @@
 
 namespace latte {
 
+// Named so that the compiler's note on a refused shift says what it is.
+template <int Level, bool Bound> struct let_value_at_a_neighbour { static constexpr bool allowed = Bound; };
+
 template <int Level, class Value, class Real, int Nsimd>
 struct LetValueEvaluator {
   using value_type = Value;
@@ -32,7 +35,7 @@ struct LetValueEvaluator {
   template <class Site>
   LATTE_INLINE decltype(auto) eval(const Site& s) const {
     if constexpr (!binds_level<Level, Site>::value) {
-      static_assert(binds_level<Level, Site>::value,
+      static_assert(let_value_at_a_neighbour<Level, binds_level<Level, Site>::value>::allowed,
                     "Latte: a let-bound value belongs to its site and cannot be shifted; shift the let's operand "
                     "(or let-bind the shifted expression) instead");
       return rebind_t<Value, typename Site::leaf_type>{};

@@ -1,0 +1,11 @@
+// A let-bound value belongs to its site: shifting the placeholder is
+// refused where the statement is compiled (shift the operand instead).
+// expect-error: Latte: a let-bound value belongs to its site and cannot be shifted
+// expect-kinds: let_value_at_a_neighbour<0, false>::allowed
+#include "dsl/let.hpp"
+#include "dsl/operators.hpp"
+#include "dsl/shift.hpp"
+
+void let_value_shifted(const latte::Lattice<double>& a, latte::Lattice<double>& b) {
+  b = latte::let(a * a, [](const auto& x) { return shift(x, 0, +1) + x; });
+}
