@@ -1,7 +1,8 @@
 // Element-wise mathematics on fields (dsl/math_functors.hpp) against the
 // standard library site by site, on the build's SIMD width (xsimd's
 // vectorised functions), the per-lane path (the simt backend's and CUDA's
-// code: the standard library itself) and the scalar layout; real fields in
+// code: the standard library itself), the scalar layout and, on the cpu
+// backend of a wider build, 16-byte vectors too; real fields in
 // double and single precision, a real vector field entry by entry, complex
 // fields for exp, log and abs; the flop counts; and fill() from a function of
 // the global coordinate.
@@ -30,6 +31,17 @@ struct MathFields {
   }
 };
 
+// On the cpu backend the narrower SSE width (16 bytes, xsimd's SSE
+// functions) runs too where the build's is wider, so that every width this
+// CPU has is checked by one binary (an AVX-512 build checks 64 and 16, an
+// AVX2 build 32 and 16; scalar builds have one lane only).
+#if !defined(LATTE_BACKEND_SIMT) && !defined(LATTE_BACKEND_CUDA) && LATTE_SIMD_BYTES > 16
+inline constexpr bool checks_narrower_width = true;
+#else
+inline constexpr bool checks_narrower_width = false;
+#endif
+using NarrowerWidth = std::conditional_t<checks_narrower_width, SimdWidth<16>, VectorWidth>;
+
 template <class Real>
 class MathFunctions : public ::testing::Test {
  protected:
@@ -39,6 +51,7 @@ class MathFunctions : public ::testing::Test {
   Geometry geometry{{4, 4, 4, 8}};
   MathFields<VectorWidth, Real> vector{geometry};
   MathFields<ScalarWidth, Real> scalar{geometry};
+  MathFields<NarrowerWidth, Real> narrower{geometry};
 
   template <class Statement, class Reference>
   void check(Statement statement, Reference reference, const char* what) {
@@ -52,6 +65,11 @@ class MathFunctions : public ::testing::Test {
     EXPECT_TRUE(field_matches(on_vectors, expected, tolerance)) << what << ", default backend";
     EXPECT_TRUE(field_matches(on_lanes, expected, tolerance)) << what << ", per-lane path";
     EXPECT_TRUE(field_matches(on_scalar_layout, expected, tolerance)) << what << ", scalar layout";
+    if constexpr (checks_narrower_width) {
+      Lattice<T, NarrowerWidth> on_narrower(geometry);
+      assign<backend::Default>(on_narrower, statement(narrower), AssignSet{});
+      EXPECT_TRUE(field_matches(on_narrower, expected, tolerance)) << what << ", 16-byte vectors";
+    }
   }
 };
 using Precisions = ::testing::Types<double, float>;
