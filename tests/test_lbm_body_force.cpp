@@ -28,10 +28,10 @@ using ForceField = ForcedSim::VectorField;
 // F(x, y) = (F0 sin(2 pi y / ny), 0): the Kolmogorov forcing.
 ForceField kolmogorov_force(const Geometry& g, double f0) {
   ForceField force(g);
-  const int nx = g.dims()[0], ny = g.dims()[1];
-  for (int x = 0; x < nx; ++x)
-    for (int y = 0; y < ny; ++y)
-      poke(force, {x, y}, RealVector<double, 2>{{f0 * std::sin(2 * std::numbers::pi * y / ny), 0.0}});
+  const int ny = g.dims()[1];
+  fill(force, [&](const Coordinate& x) {
+    return RealVector<double, 2>{{f0 * std::sin(2 * std::numbers::pi * x[1] / ny), 0.0}};
+  });
   return force;
 }
 
@@ -247,9 +247,9 @@ ForcedSim::PopulationField as_in_place(const ForcedSim& sim) {
 TEST(LbmBodyForce, InPlaceSameAsTwoLatticesWithAForceField) {
   const Geometry g({16, 16});
   ForceField field(g);
-  for (int x = 0; x < 16; ++x)
-    for (int y = 0; y < 16; ++y)
-      poke(field, {x, y}, RealVector<double, 2>{{2e-5 * std::sin(0.4 * x + 0.2 * y), -1e-5 * std::cos(0.3 * y)}});
+  fill(field, [](const Coordinate& x) {
+    return RealVector<double, 2>{{2e-5 * std::sin(0.4 * x[0] + 0.2 * x[1]), -1e-5 * std::cos(0.3 * x[1])}};
+  });
   for (const Walls walls : {Walls::none, Walls::half_way}) {
     ForcedSim two = forced_case(g, {1e-6, 0, 0}, walls);
     ForcedSim one = forced_case(g, {1e-6, 0, 0}, walls, in_place_streaming);
