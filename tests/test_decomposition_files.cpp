@@ -1,12 +1,14 @@
 // Files of the whole lattice from a lattice spread over ranks: NERSC gauge
-// files and lattice-Boltzmann checkpoints are the same bytes as one rank
-// writes, read back into the very bits, and a corrupt file is refused on
-// every rank with the same message and the field unchanged; gathered
+// files and lattice-Boltzmann checkpoints (with and without a force
+// field) are the same bytes as one rank writes, read back into the very
+// bits, and a corrupt file is refused on every rank with the same message
+// and the field unchanged; gathered
 // fields, VTK files and PNG pictures are the same as from one rank; a
 // solver that fails fails alike on every rank. Run
 // under mpirun with 2, 4 and 16 ranks, and at one rank in the ordinary
 // suite (forced communication).
 
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -176,6 +178,48 @@ TEST(DecompositionFiles, CheckpointIsTheSameBytesAsOneRankAndRestartsAnywhere) {
     const CavityRun three(replicated(dims), 3);
     EXPECT_TRUE(same_as_one_rank(kept.sim.populations(), three.sim.populations()));
     EXPECT_EQ(kept.sim.time(), 3);
+  });
+}
+
+// A force varying in x and y (each rank pokes its own sites), so that a
+// record's force components differ from site to site.
+Cavity::VectorField cavity_force(const Geometry& g, double scale) {
+  Cavity::VectorField force(g);
+  for (int x = 0; x < g.dims()[0]; ++x)
+    for (int y = 0; y < g.dims()[1]; ++y)
+      poke(force, {x, y}, RealVector<double, 2>{{scale * std::sin(0.7 * x + 0.3 * y), -scale * std::cos(0.9 * x)}});
+  return force;
+}
+struct ForcedCavityRun : CavityRun {
+  ForcedCavityRun(const Geometry& g, long steps) : CavityRun(g, 0) {
+    sim.set_force(cavity_force(g, 1e-5));
+    sim.run(steps);
+  }
+};
+
+// With a force field each site's record carries its force (version 3): the
+// file is still the same bytes on any number of ranks, and a simulation
+// given a field of zeros by set_force reads back populations and field in
+// their very bits and goes on as the run that never stopped.
+TEST(DecompositionFiles, CheckpointWithAForceFieldIsTheSameBytesAsOneRank) {
+  const Coordinate dims{16, 16};
+  const ForcedCavityRun one(replicated(dims), 30);
+  const std::string one_path = scratch("one_forced.chk", true), many_path = scratch("many_forced.chk");
+  lbm::write_checkpoint(one.sim, one_path);
+  const ForcedCavityRun on(replicated(dims), 40);
+  for_each_decomposition(dims, [&](const Geometry& g) {
+    const ForcedCavityRun many(g, 30);
+    lbm::write_checkpoint(many.sim, many_path);
+    EXPECT_TRUE(same_file(many_path, one_path)) << "written";
+
+    CavityRun back(g, 0);
+    back.sim.set_force(Cavity::VectorField(g));
+    lbm::read_checkpoint(back.sim, many_path);
+    EXPECT_EQ(back.sim.time(), 30);
+    EXPECT_TRUE(same_as_one_rank(back.sim.force_field(), one.sim.force_field()));
+    EXPECT_TRUE(same_as_one_rank(back.sim.populations(), one.sim.populations()));
+    back.sim.run(10);
+    EXPECT_TRUE(same_as_one_rank(back.sim.populations(), on.sim.populations()));
   });
 }
 

@@ -4,12 +4,17 @@
 // the viscous decay; the field adds to the uniform Parameters::force on
 // every step kind (two lattices, in place, half-way and curved walls);
 // velocity() subtracts the local F/2; in place gives the two-lattice
-// populations; a restart with the field set again continues bit for bit;
+// populations; a checkpoint holds the field and a restart continues bit
+// for bit (the reader calls set_force first, and is refused otherwise);
 // a field on another lattice or layout is refused. All with one simulation
 // type, D2Q9 BGK in double, so that set_force compiles its steps once.
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numbers>
 #include <string>
 #include <unistd.h>
@@ -268,36 +273,146 @@ TEST(LbmBodyForce, InPlaceSameAsTwoLatticesWithAForceField) {
   }
 }
 
-// The checkpoint holds populations and time; the force field is the
-// caller's input (solvers/lbm/checkpoint.hpp): set again, the run continues
-// bit for bit. Without it, the restarted run differs (the field matters).
-TEST(LbmBodyForce, RestartWithTheForceFieldSetAgainIsBitForBit) {
+// Checkpoints with a force field (solvers/lbm/checkpoint.hpp, version 3).
+std::string checkpoint_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("latte_body_force_" + std::to_string(::getpid()) + "_" + name + ".chk"))
+      .string();
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The format version, the u32 after the 8-byte magic.
+std::uint32_t checkpoint_version_in(const std::string& path) {
+  const std::string bytes = file_bytes(path);
+  std::uint32_t version = 0;
+  if (bytes.size() >= 12) std::memcpy(&version, bytes.data() + 8, 4);
+  return version;
+}
+
+// A force varying in x and y, not a multiple of the Kolmogorov one.
+ForceField varying_force(const Geometry& g, double scale) {
+  ForceField field(g);
+  for (int x = 0; x < g.dims()[0]; ++x)
+    for (int y = 0; y < g.dims()[1]; ++y)
+      poke(field, {x, y},
+           RealVector<double, 2>{{scale * std::sin(0.7 * x + 0.3 * y), -0.5 * scale * std::cos(0.9 * x - 0.2 * y)}});
+  return field;
+}
+
+ForcedSim checkpoint_case(const Geometry& g) {
+  Parameters p;
+  p.tau = 0.7;
+  p.force = {0, 2e-6, 0};
+  return ForcedSim(g, p);
+}
+
+// The checkpoint holds the force field as it is when written (here changed
+// through force_field() after set_force, as coupled physics would): a
+// fresh simulation given a field of zeros by set_force reads it back bit
+// for bit and continues as the run that never stopped. A restart that kept
+// the zeros would differ from step 26 on.
+TEST(LbmBodyForce, CheckpointRestoresTheForceFieldBitForBit) {
   const Geometry g({8, 32});
-  const ForceField field = kolmogorov_force(g, 1e-5);
-  auto make = [&] {
-    Parameters p;
-    p.tau = 0.7;
-    p.force = {0, 2e-6, 0};
-    ForcedSim sim(g, p);
-    return sim;
-  };
-  ForcedSim uninterrupted = make(), first = make(), resumed = make(), forgotten = make();
-  uninterrupted.set_force(field);
-  first.set_force(field);
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("latte_body_force_" + std::to_string(::getpid()) + ".chk")).string();
-  first.run(25);
+  const ForceField field = kolmogorov_force(g, 1e-5), later = varying_force(g, 3e-5);
+  ForcedSim uninterrupted = checkpoint_case(g), first = checkpoint_case(g), resumed = checkpoint_case(g);
+  for (ForcedSim* sim : {&uninterrupted, &first}) {
+    sim->set_force(field);
+    sim->run(10);
+    sim->force_field() = later;
+  }
+  first.run(15);
+  const std::string path = checkpoint_path("restore");
   write_checkpoint(first, path);
+  EXPECT_EQ(checkpoint_version_in(path), 3u);
+  resumed.set_force(ForceField(g));  // zeros: read_checkpoint fills them
   read_checkpoint(resumed, path);
-  read_checkpoint(forgotten, path);
   std::filesystem::remove(path);
-  resumed.set_force(field);
+  EXPECT_EQ(resumed.time(), 25);
+  EXPECT_TRUE(fields_near(resumed.force_field(), later, 0.0));
+  EXPECT_TRUE(fields_near(resumed.populations(), first.populations(), 0.0));
   resumed.run(35);
-  forgotten.run(35);
-  uninterrupted.run(60);
+  uninterrupted.run(50);
   EXPECT_EQ(resumed.time(), 60);
   EXPECT_TRUE(fields_near(resumed.populations(), uninterrupted.populations(), 0.0));
-  EXPECT_GT(norm2(forgotten.populations() - uninterrupted.populations()), 0.0);
+  EXPECT_GT(norm2(uninterrupted.populations() - first.populations()), 0.0);  // the run did move on
+}
+
+// Restoring a field must not compile the field-forced steps into every
+// reader (set_force does), so a file with a field is refused by a
+// simulation without one, naming the file and the remedy; nothing changes.
+TEST(LbmBodyForce, CheckpointWithAForceFieldNeedsSetForceBeforeReading) {
+  const Geometry g({8, 32});
+  ForcedSim writer = checkpoint_case(g), reader = checkpoint_case(g);
+  writer.set_force(varying_force(g, 1e-5));
+  writer.run(4);
+  reader.run(2);
+  const auto before = reader.populations();
+  const std::string path = checkpoint_path("needs_set_force");
+  write_checkpoint(writer, path);
+  const std::string message = error_of<std::runtime_error>([&] { read_checkpoint(reader, path); });
+  std::filesystem::remove(path);
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_NE(message.find("holds a force field"), std::string::npos) << message;
+  EXPECT_NE(message.find("call set_force"), std::string::npos) << message;
+  EXPECT_FALSE(reader.has_force_field());
+  EXPECT_EQ(reader.time(), 2);
+  EXPECT_TRUE(fields_near(reader.populations(), before, 0.0));
+}
+
+// The force components are in the checksum: one flipped byte in a site's
+// force (past its 9 populations) is refused, and the reader's populations,
+// force field and clock stay as they were.
+TEST(LbmBodyForce, CorruptForceRecordFailsTheChecksum) {
+  const Geometry g({8, 32});
+  ForcedSim writer = checkpoint_case(g), reader = checkpoint_case(g);
+  writer.set_force(varying_force(g, 1e-5));
+  writer.run(5);
+  const ForceField readers_field = kolmogorov_force(g, 2e-5);
+  reader.set_force(readers_field);
+  reader.run(3);
+  const auto before = reader.populations();
+  const std::string path = checkpoint_path("corrupt_force");
+  write_checkpoint(writer, path);
+  // Version 3 header: magic 8, version 4, velocity set 8, real size 4, d 4,
+  // extents 2 x 4, force components 4, time 8; then 9 + 2 doubles per site.
+  const std::size_t header_bytes = 8 + 4 + 8 + 4 + 4 + 2 * 4 + 4 + 8, record_bytes = (9 + 2) * 8;
+  const std::size_t site = 77, at = header_bytes + site * record_bytes + 9 * 8 + 8 + 3;  // y's 4th byte
+  std::string bytes = file_bytes(path);
+  ASSERT_EQ(bytes.size(), header_bytes + 8 * 32 * record_bytes + 8);
+  bytes[at] = static_cast<char>(bytes[at] ^ 0x04);
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  const std::string message = error_of<std::runtime_error>([&] { read_checkpoint(reader, path); });
+  std::filesystem::remove(path);
+  EXPECT_NE(message.find("fails its checksum"), std::string::npos) << message;
+  EXPECT_EQ(reader.time(), 3);
+  EXPECT_TRUE(fields_near(reader.populations(), before, 0.0));
+  EXPECT_TRUE(fields_near(reader.force_field(), readers_field, 0.0));
+}
+
+// A simulation without a force field writes version 2 (the bytes older
+// readers know); read by a simulation with a field, the file says nothing
+// about the force, so that field is kept, and populations and clock are
+// restored.
+TEST(LbmBodyForce, CheckpointWithoutAForceFieldKeepsTheReadersField) {
+  const Geometry g({8, 32});
+  ForcedSim writer = checkpoint_case(g), reader = checkpoint_case(g);
+  writer.run(6);
+  const ForceField readers_field = varying_force(g, 1e-5);
+  reader.set_force(readers_field);
+  reader.run(2);
+  const std::string path = checkpoint_path("no_force");
+  write_checkpoint(writer, path);
+  EXPECT_EQ(checkpoint_version_in(path), 2u);
+  read_checkpoint(reader, path);
+  std::filesystem::remove(path);
+  EXPECT_TRUE(reader.has_force_field());
+  EXPECT_TRUE(fields_near(reader.force_field(), readers_field, 0.0));
+  EXPECT_EQ(reader.time(), 6);
+  EXPECT_TRUE(fields_near(reader.populations(), writer.populations(), 0.0));
 }
 
 // A force field must lie on the simulation's own lattice and layout; the

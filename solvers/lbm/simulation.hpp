@@ -15,9 +15,11 @@
 // reads the uniform force as a constant; with one, every step kind (two
 // lattices, in place, half-way and curved walls, every model) reads the
 // field. The field is a copy owned by the simulation; force_field() changes
-// it between steps. Checkpoints hold the populations and the time step, not
-// the force (solvers/lbm/checkpoint.hpp): like the parameters and the walls,
-// it is the caller's input, set again on the restarted simulation.
+// it between steps. A checkpoint of a simulation with a field holds the
+// field too (solvers/lbm/checkpoint.hpp, version 3); reading one does not
+// call set_force (which would compile the field-forced steps into every
+// reader), so the restarted simulation calls set_force first, with any
+// field on its geometry (zeros), and the checkpoint overwrites its values.
 //
 // Either way populations() shows the post-collision populations in natural
 // order, f*_i(x) as element i at x: in place, the field is brought to that
