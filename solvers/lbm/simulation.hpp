@@ -390,8 +390,14 @@ auto Simulation<VS, Real, Model, Width>::total_momentum() const -> std::array<do
 
 template <class VS, class Real, class Model, class Width>
 double Simulation<VS, Real, Model, Width>::max_speed() const {
-  if (boundary_) return std::sqrt(maxval(where(element<0>(*boundary_), 0.0, localNorm2(velocity()))));
-  return std::sqrt(maxval(localNorm2(velocity())));
+  // Without a force field the uniform force is a constant here: velocity()
+  // would read (and first allocate) a field of zeros for the same bits.
+  const auto largest = [&](const auto& u) {
+    if (boundary_) return std::sqrt(maxval(where(element<0>(*boundary_), 0.0, localNorm2(u))));
+    return std::sqrt(maxval(localNorm2(u)));
+  };
+  if (has_force_field()) return largest(velocity());
+  return largest(lbm::velocity<VS>(populations(), force_));
 }
 
 #if defined(LATTE_PRECOMPILED_LBM)
