@@ -76,6 +76,7 @@ struct CountedReal {
   LATTE_HOST_DEVICE friend CountedReal log(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal sin(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal cos(CountedReal) { return counted(1); }
+  LATTE_HOST_DEVICE friend CountedReal acos(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal tan(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal tanh(CountedReal) { return counted(1); }
   LATTE_HOST_DEVICE friend CountedReal atan2(CountedReal, CountedReal) { return counted(1); }

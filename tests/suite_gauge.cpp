@@ -1,0 +1,4 @@
+// The gauge-field tests as one translation unit (see suite_core.cpp): SU(3)
+// algebra, gauge actions and forces, HMC, gradient flow and smearing share
+// their instantiations.
+#include "test_su3_algebra.cpp"
