@@ -2,3 +2,4 @@
 // algebra, gauge actions and forces, HMC, gradient flow and smearing share
 // their instantiations.
 #include "test_su3_algebra.cpp"
+#include "test_gauge_action.cpp"
