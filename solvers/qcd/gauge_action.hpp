@@ -174,4 +174,22 @@ void gauge_force(const GaugeAction& action, const GaugeField<R, W>& U, GaugeFiel
   }
 }
 
+// P_mu -= eps F_mu for every direction: the momentum step of molecular
+// dynamics, the force fused into the update (one statement per direction
+// for the Wilson action).
+template <class R, class W>
+void subtract_gauge_force(const GaugeAction& action, const GaugeField<R, W>& U, GaugeField<R, W>& P, double eps) {
+  const double scale = eps * action.beta / 6.0;
+  if (!action.has_rectangles()) {
+    for (int mu = 0; mu < spacetime_dimensions; ++mu)
+      P[mu] -= scale * traceless_antihermitian(U[mu] * adj(gauge_action_detail::plaquette_staples(U, mu)));
+    return;
+  }
+  Lattice<ColourMatrix<R>, W> sigma(U.geometry());
+  for (int mu = 0; mu < spacetime_dimensions; ++mu) {
+    gauge_staples(action, U, mu, sigma);
+    P[mu] -= scale * traceless_antihermitian(U[mu] * adj(sigma));
+  }
+}
+
 }  // namespace latte
