@@ -24,11 +24,12 @@ namespace latte {
 
 class ReportFile : public std::ostream {
  public:
-  explicit ReportFile(const std::string& path) : std::ostream(&discard_) {
+  // append: continue an existing file (a resumed run's history).
+  explicit ReportFile(const std::string& path, bool append = false) : std::ostream(&discard_) {
     const Communicator world = world_communicator();
     std::string failure;
     if (world.rank() == 0) {
-      if (file_.open(path, std::ios::out | std::ios::trunc))
+      if (file_.open(path, std::ios::out | (append ? std::ios::app : std::ios::trunc)))
         rdbuf(&file_);
       else
         failure = "Latte: cannot write the report file '" + path + "'";

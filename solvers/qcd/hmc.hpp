@@ -39,7 +39,11 @@ struct HmcError : std::runtime_error {
 struct HmcParameters {
   double trajectory_length = 1.0;
   std::uint64_t seed = 1;
-  bool metropolis = true;  // false: accept every trajectory (thermalisation runs, tests)
+  bool metropolis = true;  // false: accept every trajectory (tests of the integrator)
+  // Trajectories numbered below this are accepted without the test: from a
+  // cold start, where a step that suits equilibrium gives dH >> 1 and the
+  // chain would never leave. They are thermalisation, never measured.
+  std::uint64_t no_metropolis_until = 0;
 };
 
 // What one trajectory did.
@@ -88,7 +92,8 @@ class HybridMonteCarlo {
                         " (step too large for the forces?); the configuration before it is restored");
     }
     record.exp_minus_delta_h = std::exp(-record.delta_h);
-    record.accepted = !parameters_.metropolis || record.delta_h <= 0 ||
+    record.accepted = !parameters_.metropolis || next_trajectory_ < parameters_.no_metropolis_until ||
+                      record.delta_h <= 0 ||
                       metropolis_number(next_trajectory_) < record.exp_minus_delta_h;
     if (!record.accepted)
       for (int mu = 0; mu < spacetime_dimensions; ++mu) U_[mu] = start_[mu];

@@ -1,0 +1,215 @@
+// Generates an ensemble of SU(3) gauge configurations with hybrid Monte
+// Carlo for the Wilson or a rectangle-improved gauge action, and measures
+// its average plaquette.
+//
+//   gauge_ensemble --beta 6.0 --lattice 8 8 8 8 --trajectories 100 --thermalise 20 --save-every 10
+//   gauge_ensemble --beta 2.6 --action iwasaki --integrator omelyan --steps 12 --out iwasaki
+//   gauge_ensemble ... --resume            (continues from <out>_checkpoint.*, the same bits)
+//
+// Per trajectory it prints the plaquette, dH, exp(-dH), the decision, the
+// running acceptance and the time, and writes <out>_history.csv (trajectory,
+// plaquette, dH, accepted, exp_minus_dH: the same bytes on any number of
+// ranks, so no timings) and <out>_history.png;
+// every --save-every trajectories a NERSC file <out>_<trajectory>.nersc, and
+// every --checkpoint-every a checkpoint. At the end: the average plaquette
+// after thermalisation, its error from blocked data, the acceptance and
+// <exp(-dH)>.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "examples/command_line.hpp"
+#include "examples/plot_png.hpp"
+#include "lattice/report_file.hpp"
+#include "lattice/root_output.hpp"
+#include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/nersc_gauge_file.hpp"
+
+using namespace latte;
+
+struct Options {
+  Coordinate lattice{8, 8, 8, 8};
+  double beta = 6.0;
+  std::string action = "wilson";
+  std::string algorithm = "hmc";
+  std::string integrator = "omelyan";
+  int steps = 10;
+  double trajectory_length = 1.0;
+  int trajectories = 50;
+  int thermalise = 10;
+  std::string start = "hot";
+  int no_metropolis_until = 0;
+  std::uint64_t seed = 1;
+  int save_every = 0;
+  int checkpoint_every = 10;
+  bool resume = false;
+  std::string out = "gauge_ensemble";
+};
+
+// The mean of a series and its error from blocks: the largest standard
+// error of block means over block lengths 1, 2, 4, ... that leave at least
+// eight blocks (autocorrelated data: the error grows with the block length
+// until blocks are independent).
+struct Estimate {
+  double mean = 0, error = 0;
+  int block = 1;
+};
+Estimate blocked_mean(const std::vector<double>& x) {
+  Estimate e;
+  if (x.empty()) return e;
+  for (double v : x) e.mean += v;
+  e.mean /= static_cast<double>(x.size());
+  for (std::size_t length = 1; x.size() / length >= 8; length *= 2) {
+    const std::size_t blocks = x.size() / length;
+    double square = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      double m = 0;
+      for (std::size_t i = 0; i < length; ++i) m += x[b * length + i];
+      m /= static_cast<double>(length);
+      square += (m - e.mean) * (m - e.mean);
+    }
+    const double error = std::sqrt(square / static_cast<double>(blocks * (blocks - 1)));
+    if (error > e.error) {
+      e.error = error;
+      e.block = static_cast<int>(length);
+    }
+  }
+  return e;
+}
+
+int run(const Options& options) {
+  if (options.no_metropolis_until > options.thermalise)
+    throw std::invalid_argument("--no-metropolis-until " + std::to_string(options.no_metropolis_until) +
+                                " exceeds --thermalise " + std::to_string(options.thermalise) +
+                                ": measured trajectories must pass the Metropolis test");
+  if (options.algorithm != "hmc")
+    throw std::invalid_argument("unknown --algorithm '" + options.algorithm + "' (hmc)");
+  Geometry geometry(options.lattice);
+  GaugeField<double> U(geometry);
+  const GaugeAction action = GaugeAction::named(options.action, options.beta);
+  GaugeMonomial<double> gauge(action);
+  MolecularDynamics<double> md({{parse_integrator_scheme(options.integrator), options.steps, {&gauge}}});
+  HybridMonteCarlo<double> hmc(U, md, {&gauge}, {options.trajectory_length, options.seed, true, static_cast<std::uint64_t>(options.no_metropolis_until)});
+  const std::string checkpoint = options.out + "_checkpoint";
+  if (options.resume) {
+    hmc.restore_checkpoint(checkpoint);
+  } else if (options.start == "cold") {
+    U.set_unit();
+  } else if (options.start == "hot") {
+    ParallelRng rng(options.seed);
+    U.set_random(rng);
+  } else {
+    throw std::invalid_argument("unknown --start '" + options.start + "' (cold or hot)");
+  }
+
+  std::printf("Gauge ensemble: lattice %s, %s action (beta = %g, c1 = %g), HMC %s with %d steps of %g\n",
+              to_string(geometry.dims()).c_str(), options.action.c_str(), action.beta, action.c1,
+              options.integrator.c_str(), options.steps, options.trajectory_length / options.steps);
+  std::printf("%s at trajectory %llu, plaquette %.12f; %d trajectories, the first %d for thermalisation, seed %llu\n",
+              options.resume ? "resumed" : options.start == "cold" ? "cold start" : "hot start",
+              static_cast<unsigned long long>(hmc.next_trajectory()), average_plaquette(U), options.trajectories,
+              options.thermalise, static_cast<unsigned long long>(options.seed));
+  if (options.no_metropolis_until > 0)
+    std::printf("trajectories below %d are accepted without the Metropolis test\n", options.no_metropolis_until);
+  std::printf("%6s %16s %14s %12s %4s %8s %8s\n", "traj", "plaquette", "dH", "exp(-dH)", "acc", "rate", "seconds");
+
+  // The history file grows as the chain runs (and on --resume continues).
+  const std::string history = options.out + "_history.csv";
+  const bool append = options.resume && std::filesystem::exists(history);
+  ReportFile csv(history, append);
+  if (!append) csv << "trajectory,plaquette,dH,accepted,exp_minus_dH\n";
+  std::vector<double> t_values, plaquettes, measured_t, measured_delta_h, measured_plaquette, measured_exp;
+  int accepted = 0, done = 0;
+  double seconds = 0;
+  const std::uint64_t first = hmc.next_trajectory();
+  for (int i = 0; i < options.trajectories; ++i) {
+    const TrajectoryRecord r = hmc.trajectory();
+    accepted += r.accepted;
+    ++done;
+    seconds += r.seconds;
+    std::printf("%6llu %16.12f %14.6e %12.6f %4s %8.3f %8.2f\n", static_cast<unsigned long long>(r.trajectory),
+                r.plaquette, r.delta_h, r.exp_minus_delta_h, r.accepted ? "yes" : "no",
+                static_cast<double>(accepted) / done, r.seconds);
+    char line[160];
+    std::snprintf(line, sizeof line, "%llu,%.15e,%.15e,%d,%.15e\n", static_cast<unsigned long long>(r.trajectory),
+                  r.plaquette, r.delta_h, r.accepted ? 1 : 0, r.exp_minus_delta_h);
+    csv << line;
+    csv.flush();
+    t_values.push_back(static_cast<double>(r.trajectory));
+    plaquettes.push_back(r.plaquette);
+    if (r.trajectory >= first + static_cast<std::uint64_t>(options.thermalise)) {
+      measured_t.push_back(static_cast<double>(r.trajectory));
+      measured_delta_h.push_back(r.delta_h);
+      measured_plaquette.push_back(r.plaquette);
+      measured_exp.push_back(r.exp_minus_delta_h);
+    }
+    const std::uint64_t number = r.trajectory + 1;
+    if (options.save_every > 0 && number % options.save_every == 0) {
+      NerscWriteOptions write;
+      write.ensemble_label = options.out;
+      write.sequence_number = static_cast<int>(number);
+      const std::string path = options.out + "_" + std::to_string(number) + ".nersc";
+      write_nersc(U, path, write);
+      std::printf("saved %s\n", path.c_str());
+    }
+    if (options.checkpoint_every > 0 && number % options.checkpoint_every == 0) hmc.save_checkpoint(checkpoint);
+  }
+  hmc.save_checkpoint(checkpoint);
+
+  const Estimate plaquette = blocked_mean(measured_plaquette), exp_dh = blocked_mean(measured_exp);
+  std::printf("time              %.3f s per trajectory\n", seconds / std::max(done, 1));
+  std::printf("acceptance        %.3f (%d of %d)\n", static_cast<double>(accepted) / std::max(done, 1), accepted, done);
+  if (measured_plaquette.empty()) {
+    std::printf("average plaquette: none measured (all %d trajectories were thermalisation)\n", done);
+  } else {
+    std::printf("average plaquette %.6f +- %.6f over %zu trajectories after thermalisation (blocks of %d)\n",
+                plaquette.mean, plaquette.error, measured_plaquette.size(), plaquette.block);
+    std::printf("<exp(-dH)>        %.4f +- %.4f\n", exp_dh.mean, exp_dh.error);
+  }
+
+  plot::Panel p{"Average plaquette", "trajectory", "plaquette", false, {}};
+  p.series.push_back({"", t_values, plaquettes, plot::blue});
+  plot::Panel h{"Energy violation after thermalisation", "trajectory", "dH", false, {}};
+  h.series.push_back({"", measured_t, measured_delta_h, plot::orange});
+  write_on_root([&] { plot::write_png(options.out + "_history.png", {p, h}); });
+  std::printf("wrote             %s, %s_history.png, %s.{nersc,hmc}\n", history.c_str(), options.out.c_str(),
+              checkpoint.c_str());
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
+  programs::CommandLine cli{"SU(3) gauge ensembles by hybrid Monte Carlo, written in Latte"};
+  Options options;
+  cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
+  cli.option("--beta", options.beta, "gauge coupling beta = 6/g0^2").positive();
+  cli.option("--action", options.action, "gauge action: wilson, symanzik (tree-level), iwasaki or dbw2");
+  cli.option("--algorithm", options.algorithm, "hmc");
+  cli.option("--integrator", options.integrator, "leapfrog or omelyan (second-order minimum norm)");
+  cli.option("--steps", options.steps, "integrator steps per trajectory").positive();
+  cli.option("--trajectory-length", options.trajectory_length, "molecular-dynamics time of a trajectory").positive();
+  cli.option("--trajectories", options.trajectories, "trajectories to run").positive();
+  cli.option("--thermalise", options.thermalise, "trajectories left out of the averages");
+  cli.option("--start", options.start, "hot (random links) or cold (unit links; with --no-metropolis-until)");
+  cli.option("--no-metropolis-until", options.no_metropolis_until,
+             "accept trajectories numbered below this without the Metropolis test (thermalisation from a cold start)");
+  cli.option("--seed", options.seed, "random seed: momenta and decisions are a function of (seed, trajectory)");
+  cli.option("--save-every", options.save_every, "write <out>_<trajectory>.nersc every k trajectories (0: never)");
+  cli.option("--checkpoint-every", options.checkpoint_every, "write <out>_checkpoint.{nersc,hmc} every k trajectories");
+  cli.flag("--resume", options.resume, "continue the chain from <out>_checkpoint.{nersc,hmc}");
+  cli.option("--out", options.out, "output prefix");
+  if (auto status = cli.parse(argc, argv)) return *status;
+  try {
+    return run(options);
+  } catch (const HmcError& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return 1;
+  }
+}
