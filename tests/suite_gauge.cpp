@@ -4,3 +4,4 @@
 #include "test_su3_algebra.cpp"
 #include "test_gauge_action.cpp"
 #include "test_hmc.cpp"
+#include "test_source_smearing.cpp"
