@@ -64,14 +64,16 @@ template <class Links> auto plaquette_trace(const Links& U, int mu, int nu) {
   return real(trace(U[mu] * adj(upper_staple(U, mu, nu))));
 }
 
-namespace gauge_action_detail {
-
-// The sum of plaquette staples of U_mu over the three other directions, one expression.
-template <class Links> auto plaquette_staples(const Links& U, int mu) {
+// The sum of the six plaquette staples of U_mu (the upper and lower one in
+// each plane), one expression: Re tr(U_mu(x) staple_sum^+) sums the six
+// plaquettes that hold U_mu(x).
+template <class Links> auto staple_sum(const Links& U, int mu) {
   const int a = (mu + 1) % 4, b = (mu + 2) % 4, c = (mu + 3) % 4;
   return upper_staple(U, mu, a) + lower_staple(U, mu, a) + upper_staple(U, mu, b) + lower_staple(U, mu, b) +
          upper_staple(U, mu, c) + lower_staple(U, mu, c);
 }
+
+namespace gauge_action_detail {
 
 // sum_{mu<nu} Re tr P_{mu nu}(x) at each site, one expression.
 template <class Links> auto plaquette_sum(const Links& U) {
@@ -101,10 +103,10 @@ void add_rectangle_staples(Field& sigma, const Links& U, int mu, int nu, const F
 template <class R, class W>
 void gauge_staples(const GaugeAction& action, const GaugeField<R, W>& U, int mu, Lattice<ColourMatrix<R>, W>& sigma) {
   if (!action.has_rectangles()) {
-    sigma = gauge_action_detail::plaquette_staples(U, mu);
+    sigma = staple_sum(U, mu);
     return;
   }
-  sigma = action.c0() * gauge_action_detail::plaquette_staples(U, mu);
+  sigma = action.c0() * staple_sum(U, mu);
   Lattice<ColourMatrix<R>, W> s_up(U.geometry()), s_down(U.geometry());
   for (int nu = 0; nu < spacetime_dimensions; ++nu) {
     if (nu == mu) continue;
@@ -164,7 +166,7 @@ void gauge_force(const GaugeAction& action, const GaugeField<R, W>& U, GaugeFiel
   const double scale = action.beta / 6.0;
   if (!action.has_rectangles()) {
     for (int mu = 0; mu < spacetime_dimensions; ++mu)
-      force[mu] = scale * traceless_antihermitian(U[mu] * adj(gauge_action_detail::plaquette_staples(U, mu)));
+      force[mu] = scale * traceless_antihermitian(U[mu] * adj(staple_sum(U, mu)));
     return;
   }
   Lattice<ColourMatrix<R>, W> sigma(U.geometry());
@@ -182,7 +184,7 @@ void subtract_gauge_force(const GaugeAction& action, const GaugeField<R, W>& U, 
   const double scale = eps * action.beta / 6.0;
   if (!action.has_rectangles()) {
     for (int mu = 0; mu < spacetime_dimensions; ++mu)
-      P[mu] -= scale * traceless_antihermitian(U[mu] * adj(gauge_action_detail::plaquette_staples(U, mu)));
+      P[mu] -= scale * traceless_antihermitian(U[mu] * adj(staple_sum(U, mu)));
     return;
   }
   Lattice<ColourMatrix<R>, W> sigma(U.geometry());
