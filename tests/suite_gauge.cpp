@@ -4,3 +4,4 @@
 #include "test_su3_algebra.cpp"
 #include "test_gauge_action.cpp"
 #include "test_gradient_flow.cpp"
+#include "test_smearing.cpp"
