@@ -86,7 +86,9 @@ CommandLine::Option CommandLine::option(const std::string& names, std::string& v
 }
 
 CommandLine::Option CommandLine::option(const std::string& names, std::vector<int>& values, const std::string& help) {
-  return Option(*implementation_, implementation_->add(names, values, help));
+  const std::size_t index = implementation_->add(names, values, help);
+  implementation_->options[index]->delimiter(',');  // "8 8 8 16" and "8,8,8,16" alike
+  return Option(*implementation_, index);
 }
 
 void CommandLine::flag(const std::string& names, bool& value, const std::string& help) {

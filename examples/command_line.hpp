@@ -65,6 +65,7 @@ class CommandLine {
   Option option(const std::string& names, unsigned long& value, const std::string& help);
   Option option(const std::string& names, double& value, const std::string& help);
   Option option(const std::string& names, std::string& value, const std::string& help);
+  // A list: values separated by spaces or commas ("8 8 8 16", "8,8,8,16").
   Option option(const std::string& names, std::vector<int>& values, const std::string& help);
 
   // A flag without a value: sets `value` to true, or to false for a name

@@ -5,3 +5,5 @@
 #include "test_gauge_action.cpp"
 #include "test_hmc.cpp"
 #include "test_source_smearing.cpp"
+#include "test_gradient_flow.cpp"
+#include "test_smearing.cpp"
