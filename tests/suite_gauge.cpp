@@ -3,3 +3,4 @@
 // their instantiations.
 #include "test_su3_algebra.cpp"
 #include "test_gauge_action.cpp"
+#include "test_quenched_update.cpp"
