@@ -6,3 +6,4 @@
 #include "test_decomposition_gauge_files.cpp"
 #include "test_halo_staging.cpp"
 #include "test_decomposition_hmc.cpp"
+#include "test_decomposition_quenched.cpp"

@@ -7,3 +7,4 @@
 #include "test_source_smearing.cpp"
 #include "test_gradient_flow.cpp"
 #include "test_smearing.cpp"
+#include "test_quenched_update.cpp"
