@@ -276,7 +276,7 @@ TEST(QuenchedUpdate, ReflectionKeepsTheActionAndUndoesItself) {
   GaugeField<double> U(geometry);
   rough_field(U, 8);
   Lattice<ColourMatrix<double>> staples(geometry), once(geometry), twice(geometry);
-  staples = gauge_action_detail::plaquette_staples(U, 2);
+  staples = staple_sum(U, 2);
   for (int k = 0; k < 3; ++k) {
     once = map(SubgroupReflections{k, 1}, U[2], staples);
     twice = map(SubgroupReflections{k, 2}, U[2], staples);
@@ -444,7 +444,7 @@ TEST(QuenchedUpdate, PerLanePathAndScalarLayoutAgreeWithTheVectorsToRounding) {
   Lattice<ColourMatrix<double>, ScalarWidth> on_scalar(geometry);
   const functors::CabibboMarinariHeatbath heatbath{2.0};
   auto statement = [&](const auto& links, const auto& random) {
-    return map(heatbath, links[1], gauge_action_detail::plaquette_staples(links, 1), random);
+    return map(heatbath, links[1], staple_sum(links, 1), random);
   };
   assign<backend::Default>(on_vectors, statement(U, uniforms), AssignSet{});
   assign<backend::Simt>(on_lanes, statement(U, uniforms), AssignSet{});
