@@ -1,7 +1,7 @@
 // Gauge-field algorithms (double precision): the gauge force of the Wilson
 // and the Iwasaki action fused into the momentum update, one Omelyan
-// molecular-dynamics step, one whole HMC trajectory, and one Wilson-flow
-// step, on 16^4 and 24^4 by default. How figures are taken (best of N,
+// molecular-dynamics step, one whole HMC trajectory, one Wilson-flow step,
+// and one heatbath and one overrelaxation sweep, on 16^4 and 24^4 by default. How figures are taken (best of N,
 // STREAM interleaved) is described in bench/session.hpp.
 //
 // Models per site, derived by the library from the statements' expressions
@@ -27,7 +27,9 @@
 #include "bench/session_options.hpp"
 #include "dsl/latte.hpp"
 #include "examples/command_line.hpp"
+#include "solvers/qcd/gradient_flow.hpp"
 #include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/quenched_update.hpp"
 
 namespace {
 
@@ -79,6 +81,14 @@ void run(const Options& opt, int L, bench::Session& session) {
   HybridMonteCarlo<double> hmc(U, md, {&monomial}, {1.0, 11, true});
   measure(session, "hmc_trajectory_wilson_omelyan" + std::to_string(opt.trajectory_steps), geometry,
           [&] { hmc.trajectory(); }, 3);
+
+  // One step of the Wilson flow (Luescher's RK3: three forces, three link updates).
+  GradientFlow<double> flow(geometry);
+  measure(session, "wilson_flow_step", geometry, [&] { flow_step(U, 1e-9, flow); });
+  // One Cabibbo-Marinari heatbath sweep and one overrelaxation sweep.
+  std::uint64_t sweep = 0;
+  measure(session, "heatbath_sweep_wilson", geometry, [&] { heatbath_sweep(U, 6.0, 3, sweep++); });
+  measure(session, "overrelaxation_sweep_wilson", geometry, [&] { overrelaxation_sweep(U); });
 }
 
 }  // namespace

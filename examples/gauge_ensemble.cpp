@@ -1,9 +1,11 @@
 // Generates an ensemble of SU(3) gauge configurations with hybrid Monte
-// Carlo for the Wilson or a rectangle-improved gauge action, and measures
-// its average plaquette.
+// Carlo for the Wilson or a rectangle-improved gauge action, or with the
+// quenched heatbath (one Cabibbo-Marinari heatbath and --overrelaxation
+// sweeps per update, Wilson action only), and measures its average plaquette.
 //
 //   gauge_ensemble --beta 6.0 --lattice 8 8 8 8 --trajectories 100 --thermalise 20 --save-every 10
 //   gauge_ensemble --beta 2.6 --action iwasaki --integrator omelyan --steps 12 --out iwasaki
+//   gauge_ensemble --beta 6.0 --algorithm heatbath --overrelaxation 4 --trajectories 200
 //   gauge_ensemble ... --resume            (continues from <out>_checkpoint.*, the same bits)
 //
 // Per trajectory it prints the plaquette, dH, exp(-dH), the decision, the
@@ -16,6 +18,7 @@
 // <exp(-dH)>.
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +31,7 @@
 #include "lattice/root_output.hpp"
 #include "solvers/qcd/hmc.hpp"
 #include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/quenched_update.hpp"
 
 using namespace latte;
 
@@ -43,6 +47,7 @@ struct Options {
   int thermalise = 10;
   std::string start = "hot";
   int no_metropolis_until = 0;
+  int overrelaxation = 4;
   std::uint64_t seed = 1;
   int save_every = 0;
   int checkpoint_every = 10;
@@ -81,19 +86,46 @@ Estimate blocked_mean(const std::vector<double>& x) {
   return e;
 }
 
+// The quenched chain: one heatbath and `overrelaxation` overrelaxation
+// sweeps per update ("trajectory" in the output and files). Its state is the
+// links and the update number, as for HMC; dH and the decision are those of
+// a heatbath: 0 and always accepted.
+struct HeatbathChain {
+  GaugeField<double>& U;
+  QuenchedUpdate update;
+  std::uint64_t next = 0;
+  TrajectoryRecord step() {
+    const auto begin = std::chrono::steady_clock::now();
+    TrajectoryRecord r;
+    r.trajectory = next;
+    update.sweep(U, next++);
+    r.accepted = true;
+    r.plaquette = average_plaquette(U);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return r;
+  }
+};
+
 int run(const Options& options) {
   if (options.no_metropolis_until > options.thermalise)
     throw std::invalid_argument("--no-metropolis-until " + std::to_string(options.no_metropolis_until) +
                                 " exceeds --thermalise " + std::to_string(options.thermalise) +
                                 ": measured trajectories must pass the Metropolis test");
-  if (options.algorithm != "hmc")
-    throw std::invalid_argument("unknown --algorithm '" + options.algorithm + "' (hmc)");
+  const bool heatbath = options.algorithm == "heatbath";
+  if (!heatbath && options.algorithm != "hmc")
+    throw std::invalid_argument("unknown --algorithm '" + options.algorithm + "' (hmc or heatbath)");
+  if (heatbath && options.action != "wilson")
+    throw std::invalid_argument("--algorithm heatbath updates the Wilson action only (its checkerboards), not '" +
+                                options.action + "'");
+  if (heatbath && options.resume)
+    throw std::invalid_argument("--resume continues HMC chains; a heatbath chain restarts from a saved NERSC file");
   Geometry geometry(options.lattice);
   GaugeField<double> U(geometry);
   const GaugeAction action = GaugeAction::named(options.action, options.beta);
   GaugeMonomial<double> gauge(action);
   MolecularDynamics<double> md({{parse_integrator_scheme(options.integrator), options.steps, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&gauge}, {options.trajectory_length, options.seed, true, static_cast<std::uint64_t>(options.no_metropolis_until)});
+  HeatbathChain quenched{U, QuenchedUpdate{options.beta, options.overrelaxation, options.seed}};
   const std::string checkpoint = options.out + "_checkpoint";
   if (options.resume) {
     hmc.restore_checkpoint(checkpoint);
@@ -106,9 +138,13 @@ int run(const Options& options) {
     throw std::invalid_argument("unknown --start '" + options.start + "' (cold or hot)");
   }
 
-  std::printf("Gauge ensemble: lattice %s, %s action (beta = %g, c1 = %g), HMC %s with %d steps of %g\n",
-              to_string(geometry.dims()).c_str(), options.action.c_str(), action.beta, action.c1,
-              options.integrator.c_str(), options.steps, options.trajectory_length / options.steps);
+  if (heatbath)
+    std::printf("Gauge ensemble: lattice %s, wilson action (beta = %g), heatbath with %d overrelaxation sweeps per update\n",
+                to_string(geometry.dims()).c_str(), action.beta, options.overrelaxation);
+  else
+    std::printf("Gauge ensemble: lattice %s, %s action (beta = %g, c1 = %g), HMC %s with %d steps of %g\n",
+                to_string(geometry.dims()).c_str(), options.action.c_str(), action.beta, action.c1,
+                options.integrator.c_str(), options.steps, options.trajectory_length / options.steps);
   std::printf("%s at trajectory %llu, plaquette %.12f; %d trajectories, the first %d for thermalisation, seed %llu\n",
               options.resume ? "resumed" : options.start == "cold" ? "cold start" : "hot start",
               static_cast<unsigned long long>(hmc.next_trajectory()), average_plaquette(U), options.trajectories,
@@ -127,7 +163,7 @@ int run(const Options& options) {
   double seconds = 0;
   const std::uint64_t first = hmc.next_trajectory();
   for (int i = 0; i < options.trajectories; ++i) {
-    const TrajectoryRecord r = hmc.trajectory();
+    const TrajectoryRecord r = heatbath ? quenched.step() : hmc.trajectory();
     accepted += r.accepted;
     ++done;
     seconds += r.seconds;
@@ -156,9 +192,10 @@ int run(const Options& options) {
       write_nersc(U, path, write);
       std::printf("saved %s\n", path.c_str());
     }
-    if (options.checkpoint_every > 0 && number % options.checkpoint_every == 0) hmc.save_checkpoint(checkpoint);
+    if (!heatbath && options.checkpoint_every > 0 && number % options.checkpoint_every == 0)
+      hmc.save_checkpoint(checkpoint);
   }
-  hmc.save_checkpoint(checkpoint);
+  if (!heatbath) hmc.save_checkpoint(checkpoint);
 
   const Estimate plaquette = blocked_mean(measured_plaquette), exp_dh = blocked_mean(measured_exp);
   std::printf("time              %.3f s per trajectory\n", seconds / std::max(done, 1));
@@ -168,7 +205,7 @@ int run(const Options& options) {
   } else {
     std::printf("average plaquette %.6f +- %.6f over %zu trajectories after thermalisation (blocks of %d)\n",
                 plaquette.mean, plaquette.error, measured_plaquette.size(), plaquette.block);
-    std::printf("<exp(-dH)>        %.4f +- %.4f\n", exp_dh.mean, exp_dh.error);
+    if (!heatbath) std::printf("<exp(-dH)>        %.4f +- %.4f\n", exp_dh.mean, exp_dh.error);
   }
 
   plot::Panel p{"Average plaquette", "trajectory", "plaquette", false, {}};
@@ -176,8 +213,8 @@ int run(const Options& options) {
   plot::Panel h{"Energy violation after thermalisation", "trajectory", "dH", false, {}};
   h.series.push_back({"", measured_t, measured_delta_h, plot::orange});
   write_on_root([&] { plot::write_png(options.out + "_history.png", {p, h}); });
-  std::printf("wrote             %s, %s_history.png, %s.{nersc,hmc}\n", history.c_str(), options.out.c_str(),
-              checkpoint.c_str());
+  std::printf("wrote             %s, %s_history.png%s\n", history.c_str(), options.out.c_str(),
+              heatbath ? "" : (", " + checkpoint + ".{nersc,hmc}").c_str());
   return 0;
 }
 
@@ -188,7 +225,8 @@ int main(int argc, char** argv) {
   cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
   cli.option("--beta", options.beta, "gauge coupling beta = 6/g0^2").positive();
   cli.option("--action", options.action, "gauge action: wilson, symanzik (tree-level), iwasaki or dbw2");
-  cli.option("--algorithm", options.algorithm, "hmc");
+  cli.option("--algorithm", options.algorithm, "hmc or heatbath (Cabibbo-Marinari heatbath with overrelaxation; Wilson action)");
+  cli.option("--overrelaxation", options.overrelaxation, "overrelaxation sweeps per heatbath sweep");
   cli.option("--integrator", options.integrator, "leapfrog or omelyan (second-order minimum norm)");
   cli.option("--steps", options.steps, "integrator steps per trajectory").positive();
   cli.option("--trajectory-length", options.trajectory_length, "molecular-dynamics time of a trajectory").positive();

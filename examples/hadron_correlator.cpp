@@ -33,6 +33,7 @@
 #include "solvers/qcd/hadron_correlators.hpp"
 #include "solvers/qcd/gauge_file.hpp"
 #include "solvers/qcd/propagator.hpp"
+#include "solvers/qcd/smearing.hpp"
 #include "solvers/qcd/source_smearing.hpp"
 
 using namespace latte;
@@ -48,6 +49,7 @@ struct Options {
   std::string out = "hadron_correlator";
   WuppertalSmearing smearing{0.25, 0};
   bool smear_sink = false;
+  StoutParameters link_smearing{0.1, 0, SmearingDirections::spatial};
   bool lattice_given = false;
 };
 
@@ -85,9 +87,18 @@ int run(const Options& options) {
   if (options.smearing.steps > 0)
     std::printf("smearing          Wuppertal, kappa = %g, %d steps, source%s\n", options.smearing.kappa,
                 options.smearing.steps, options.smear_sink ? " and sink" : " only (point sink)");
+  // The source is smeared with spatially stout-smeared links (the solve
+  // uses the links themselves).
+  GaugeField<double> smeared_links(geometry);
+  for (int mu = 0; mu < spacetime_dimensions; ++mu) smeared_links[mu] = U[mu];
+  if (options.smearing.steps > 0 && options.link_smearing.steps > 0) {
+    stout_smear(smeared_links, options.link_smearing);
+    std::printf("smearing links    spatial stout, rho = %g, %d steps (plaquette %.12f)\n", options.link_smearing.rho,
+                options.link_smearing.steps, average_plaquette(smeared_links));
+  }
   const SolverControl control{options.tolerance, options.max_iterations, false};
   const auto [S, report] = options.smearing.steps > 0
-                               ? smeared_point_propagator(M, U, options.source, options.smearing, sink, control)
+                               ? smeared_point_propagator(M, smeared_links, options.source, options.smearing, sink, control)
                                : point_propagator(M, options.source, control);
   std::printf("iterations        %d   CG, all 12 columns\n", report.iterations);
   std::printf("true residual     %.6e   largest |eta - M S| / |eta| of a column\n", report.true_residual);
@@ -140,6 +151,9 @@ int main(int argc, char** argv) {
   cli.option("--smear-steps", options.smearing.steps, "Wuppertal smearing steps of the source (0: a point source)");
   cli.option("--smear-kappa", options.smearing.kappa, "Wuppertal smearing kappa");
   cli.flag("--smear-sink", options.smear_sink, "smear the sink as the source (smeared-smeared correlator)");
+  cli.option("--link-smearing-steps", options.link_smearing.steps,
+             "spatial stout steps of the links the source smearing uses (0: the links themselves)");
+  cli.option("--link-smearing-rho", options.link_smearing.rho, "spatial stout rho of those links");
   cli.option("--out", options.out, "output prefix: writes <out>.csv and <out>.png");
   if (auto status = cli.parse(argc, argv)) return *status;
   options.lattice_given = cli.count("--lattice") > 0;

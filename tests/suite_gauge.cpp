@@ -8,3 +8,4 @@
 #include "test_gradient_flow.cpp"
 #include "test_smearing.cpp"
 #include "test_quenched_update.cpp"
+#include "test_hmc_heatbath.cpp"
