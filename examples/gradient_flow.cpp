@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
+#include "examples/number_text.hpp"
 #include "examples/plot_png.hpp"
 #include "lattice/report_file.hpp"
 #include "lattice/root_output.hpp"
@@ -47,12 +48,7 @@ struct Options {
   std::string out = "gradient_flow";
 };
 
-std::string number(double value, int digits) {
-  if (!std::isfinite(value)) return "nan";
-  char text[40];
-  std::snprintf(text, sizeof text, "%.*e", digits, value);
-  return text;
-}
+using latte::programs::number_text;
 
 int run(const Options& options) {
   const bool from_file = !options.gauge.empty();
@@ -107,9 +103,9 @@ int run(const Options& options) {
   ReportFile csv(options.out + "_flow.csv");
   csv << "t,E_plaq,E_clover,t2E_plaq,t2E_clover,W_clover,Q\n";
   for (std::size_t i = 0; i < ts.size(); ++i)
-    csv << number(ts[i], 10) << ',' << number(e_plaq[i], 15) << ',' << number(e_clover[i], 15) << ','
-        << number(t2e_plaq[i], 15) << ',' << number(t2e_clover[i], 15) << ',' << number(w_clover[i], 15) << ','
-        << number(charge[i], 15) << '\n';
+    csv << number_text(ts[i], 10) << ',' << number_text(e_plaq[i], 15) << ',' << number_text(e_clover[i], 15)
+        << ',' << number_text(t2e_plaq[i], 15) << ',' << number_text(t2e_clover[i], 15) << ','
+        << number_text(w_clover[i], 15) << ',' << number_text(charge[i], 15) << '\n';
 
   const std::vector<double> reference_t{ts.front(), ts.back()}, reference{flow_reference_value, flow_reference_value};
   plot::Panel energy{"t^2 E(t)", "t / a^2", "t^2 E", false, {}};

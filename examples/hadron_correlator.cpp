@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
+#include "examples/number_text.hpp"
 #include "examples/plot_png.hpp"
 #include "lattice/report_file.hpp"
 #include "lattice/root_output.hpp"
@@ -53,14 +54,7 @@ struct Options {
   bool lattice_given = false;
 };
 
-// Written as 1.234567890e-03, or nan, so that the file reads back exactly
-// enough and in any CSV reader.
-std::string number(double value, int digits) {
-  if (!std::isfinite(value)) return "nan";
-  char text[40];
-  std::snprintf(text, sizeof text, "%.*e", digits, value);
-  return text;
-}
+using latte::programs::number_text;
 
 int run(const Options& options) {
   // A configuration file brings its lattice, unless --lattice insists.
@@ -122,7 +116,7 @@ int run(const Options& options) {
   csv << "t,C,m_eff\n";
   for (int t = 0; t < T; ++t) {
     std::printf("%4d %22.12e %14.8f %14.8f\n", t, C[t], at(cosh_mass, t), at(log_mass, t));
-    csv << t << ',' << number(C[t], 15) << ',' << number(at(cosh_mass, t), 15) << '\n';
+    csv << t << ',' << number_text(C[t], 15) << ',' << number_text(at(cosh_mass, t), 15) << '\n';
   }
 
   plot::Panel correlator{"Pion correlator", "t", "C(t)", true, {}};

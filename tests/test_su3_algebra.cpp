@@ -177,7 +177,9 @@ TYPED_TEST(Su3Algebra, ReunitarisationAndProjectionGiveSu3AndTheProjectionMaximi
       });
       EXPECT_LT(worst_unitarity, tolerance) << path;
       EXPECT_LT(worst_det, 2 * tolerance) << path;
-      if (maximal) EXPECT_LT(worst_stationarity, 50 * tolerance) << path << ": not the maximum";
+      if (maximal) {
+        EXPECT_LT(worst_stationarity, 50 * tolerance) << path << ": not the maximum";
+      }
     });
   };
   check([](auto& m) { return su3_project(m); }, true);
