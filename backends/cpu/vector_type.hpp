@@ -16,8 +16,15 @@ template <int Bytes> struct arch_for_bytes {
   static_assert(Bytes < 0, "Latte: this CPU build has no SIMD vector of this many bytes (an SSE2 build has no "
                            "8-byte float vector for MatchingSingleWidth, and -march must enable the width asked for)");
 };
-#if XSIMD_WITH_AVX512BW
-template <> struct arch_for_bytes<64> { using type = xsimd::avx512bw; };
+// 64 bytes: AVX-512DQ even where the CPU has BW. What BW adds in xsimd 8.1
+// is only for 8- and 16-bit integers, which Latte never uses, and one of its
+// kernels does not compile unoptimised: at -O0 GCC's blend intrinsics are
+// macros, and xsimd's BW select of 64-bit integers, which its log of doubles
+// calls, casts a batch to a byte vector there (an error). A Debug
+// build, or the CI's -O0 benchmarks, of anything that takes a logarithm
+// then failed on an AVX-512 machine.
+#if XSIMD_WITH_AVX512DQ
+template <> struct arch_for_bytes<64> { using type = xsimd::avx512dq; };
 #elif XSIMD_WITH_AVX512F
 template <> struct arch_for_bytes<64> { using type = xsimd::avx512f; };
 #endif
