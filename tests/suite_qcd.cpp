@@ -13,3 +13,4 @@
 #include "test_propagator.cpp"
 #include "test_evaluators.cpp"
 #include "test_fermion_interface.cpp"
+#include "test_fermion_boundary.cpp"

@@ -8,7 +8,10 @@
 // i.e. the hopping term enters with a minus sign and the free operator is
 //   M(p) = m + sum_mu (1 - cos p_mu) + i sum_mu gamma_mu sin p_mu.
 // Dslash^+ swaps the projectors: (1 + gamma_mu) forward, (1 - gamma_mu)
-// backward. Boundary conditions are periodic in all four directions.
+// backward. The fermion boundary conditions (periodic by default,
+// antiperiodic in time or any U(1) twist) enter through the links the
+// operator reads: solvers/qcd/fermion_boundary.hpp has the convention,
+// solvers/qcd/boundary_links.hpp the phased links.
 //
 // Each direction projects psi to a half spinor, shifts it (forward: after
 // nothing; backward: after multiplying by U^+ at the neighbour, so U(x - mu)
@@ -21,6 +24,8 @@
 #include <vector>
 
 #include "dsl/latte.hpp"
+#include "solvers/qcd/boundary_links.hpp"
+#include "solvers/qcd/fermion_boundary.hpp"
 #include "solvers/qcd/gauge_field.hpp"
 #include "solvers/qcd/fermion_operator.hpp"
 #include "solvers/qcd/precompiled_instances.hpp"
@@ -48,8 +53,23 @@ auto wilson_hopping(const GaugeField<R, W>& U, const Psi& psi) {
   return wilson_hopping<Sign>(U, U, psi);
 }
 
+// The numbers that define a Wilson operator besides its links, and their
+// text ("m = 0.100000", with the boundary unless periodic).
+inline std::vector<double> wilson_parameters(double mass, const FermionBoundary& boundary) {
+  return {mass, boundary.theta[0], boundary.theta[1], boundary.theta[2], boundary.theta[3]};
+}
+inline std::string wilson_description(double mass, const FermionBoundary& boundary) {
+  const std::string text = "m = " + std::to_string(mass);
+  return boundary.is_periodic() ? text : text + ", " + boundary.describe();
+}
+
 // The Wilson action on the whole lattice (solvers/qcd/fermion_action.hpp):
-// M psi as one expression. It keeps a reference to the gauge field.
+// M psi as one expression. It keeps a reference to the gauge field, and for
+// a boundary other than periodic a copy of it with the boundary phases (the
+// links its statements read; shared by the action's copies). That copy is
+// made when the action is built, as the even-odd operator's links are:
+// build the operator after setting the gauge field, and again after
+// changing it (a periodic operator reads the field itself).
 template <class R, class W = DefaultWidth>
 class WilsonAction {
  public:
@@ -60,20 +80,28 @@ class WilsonAction {
   static constexpr const char* profile_name = "Wilson M";
   static constexpr const char* adjoint_profile_name = "Wilson M^+";
 
-  WilsonAction(const Gauge& U, double mass) : U_(&U), mass_(mass) {}
+  WilsonAction(const Gauge& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
+      : U_(&U), links_(U, boundary), boundary_(boundary), mass_(mass) {}
 
   const Geometry& geometry() const { return U_->geometry(); }
   double mass() const { return mass_; }
+  // The gauge field as given (periodic, no phases) and the links M reads.
   const Gauge& gauge() const { return *U_; }
-  std::vector<double> parameters() const { return {mass_}; }
-  std::string describe() const { return "m = " + std::to_string(mass_); }
+  const Gauge& links() const { return links_.links(); }
+  const FermionBoundary& boundary() const { return boundary_; }
+  // The mass and the four boundary angles: operators that belong together
+  // (M and its Schur complement, the double and single twins) agree on all.
+  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary_); }
+  std::string describe() const { return wilson_description(mass_, boundary_); }
 
   template <int Sign, class Psi> auto M(const Psi& psi) const {
-    return (4.0 + mass_) * psi - 0.5 * wilson_hopping<Sign>(*U_, psi);
+    return (4.0 + mass_) * psi - 0.5 * wilson_hopping<Sign>(links(), psi);
   }
 
  private:
   const Gauge* U_;
+  BoundaryLinks<R, W> links_;
+  FermionBoundary boundary_;
   double mass_;
 };
 
@@ -89,10 +117,14 @@ class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
   using Gauge = GaugeField<R, W>;
   static constexpr double dslash_flops_per_site = 1320;
 
-  WilsonDirac(const Gauge& U, double mass) : Base(WilsonAction<R, W>(U, mass)) {}
+  WilsonDirac(const Gauge& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
+      : Base(WilsonAction<R, W>(U, mass, boundary)) {}
 
   double mass() const { return this->action().mass(); }
+  // The gauge field as given; the operator reads links() (with the boundary phases).
   const Gauge& gauge() const { return this->action().gauge(); }
+  const Gauge& links() const { return this->action().links(); }
+  const FermionBoundary& boundary() const { return this->action().boundary(); }
 
   void dslash(Field& out, const Field& in) const;
   void dslash_dagger(Field& out, const Field& in) const;
@@ -103,7 +135,7 @@ class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
   // One statement each, for a single field and for batches alike.
   template <int Sign, class F> void hop(F& out, const F& in) const {
     const profile::Region region(Sign > 0 ? "Wilson Dslash" : "Wilson Dslash^+");
-    out = wilson_hopping<Sign>(gauge(), in);
+    out = wilson_hopping<Sign>(links(), in);
   }
 };
 

@@ -15,7 +15,9 @@
 // iterations, each over half the sites.
 //
 // The action keeps the links split by parity (a second copy of the gauge
-// field in memory) so that every statement reads contiguous half fields.
+// field in memory) so that every statement reads contiguous half fields;
+// they carry the fermion boundary phases (solvers/qcd/boundary_links.hpp),
+// so the blocks need nothing else to honour the boundary.
 // Flops per even site of Mhat: two hopping terms (each 1320 per site of its
 // parity) and A in - c h (3 x 24): 2712.
 
@@ -42,20 +44,18 @@ class WilsonEvenOddAction {
   static constexpr double hopping_flops_per_site = 1320;
   static constexpr double diagonal_flops_per_site = 24;
 
-  WilsonEvenOddAction(const GaugeField<R, W>& U, double mass)
-      : even_(U.geometry().checkerboard(Parity::even)),
-        odd_(U.geometry().checkerboard(Parity::odd)),
-        U_even_(pick_links(U, Parity::even, even_)),
-        U_odd_(pick_links(U, Parity::odd, odd_)),
-        mass_(mass) {}
+  WilsonEvenOddAction(const GaugeField<R, W>& U, double mass,
+                      const FermionBoundary& boundary = FermionBoundary::periodic())
+      : WilsonEvenOddAction(BoundaryLinks<R, W>(U, boundary), mass, boundary) {}
 
   const Geometry& even_geometry() const { return even_; }
   const Geometry& odd_geometry() const { return odd_; }
   double mass() const { return mass_; }
+  const FermionBoundary& boundary() const { return boundary_; }
   double constant_diagonal() const { return 4.0 + mass_; }
   double hopping_coefficient() const { return -0.5; }
-  std::vector<double> parameters() const { return {mass_}; }
-  std::string describe() const { return "m = " + std::to_string(mass_); }
+  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary_); }
+  std::string describe() const { return wilson_description(mass_, boundary_); }
 
   // The hopping term between checkerboards, as expressions: from odd sites
   // to even ones and back. Sign = +1: Dslash, -1: Dslash^+.
@@ -72,6 +72,15 @@ class WilsonEvenOddAction {
   }
 
  private:
+  // The phased copy (if any) lives only until its checkerboards are picked.
+  WilsonEvenOddAction(const BoundaryLinks<R, W>& links, double mass, const FermionBoundary& boundary)
+      : even_(links.links().geometry().checkerboard(Parity::even)),
+        odd_(links.links().geometry().checkerboard(Parity::odd)),
+        U_even_(pick_links(links.links(), Parity::even, even_)),
+        U_odd_(pick_links(links.links(), Parity::odd, odd_)),
+        boundary_(boundary),
+        mass_(mass) {}
+
   static LinksByDirection pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half) {
     LinksByDirection links{Links(half, Uninitialized{}), Links(half, Uninitialized{}), Links(half, Uninitialized{}),
                            Links(half, Uninitialized{})};
@@ -81,6 +90,7 @@ class WilsonEvenOddAction {
 
   Geometry even_, odd_;
   LinksByDirection U_even_, U_odd_;
+  FermionBoundary boundary_;
   double mass_;
 };
 
@@ -94,9 +104,11 @@ class WilsonEvenOdd : public EvenOddOperator<WilsonEvenOddAction<R, W>> {
   using Links = typename WilsonEvenOddAction<R, W>::Links;
   using LinksByDirection = typename WilsonEvenOddAction<R, W>::LinksByDirection;
 
-  WilsonEvenOdd(const GaugeField<R, W>& U, double mass) : Base(WilsonEvenOddAction<R, W>(U, mass)) {}
+  WilsonEvenOdd(const GaugeField<R, W>& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
+      : Base(WilsonEvenOddAction<R, W>(U, mass, boundary)) {}
 
   double mass() const { return this->action().mass(); }
+  const FermionBoundary& boundary() const { return this->action().boundary(); }
   double diagonal() const { return this->action().constant_diagonal(); }
   template <int Sign, class F> auto hopping_to_even(const F& odd_field) const {
     return this->action().template hopping_to_even<Sign>(odd_field);
@@ -120,7 +132,7 @@ template <class R, class W>
 SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<Spinor<R>, W>& x,
                                    const Lattice<Spinor<R>, W>& b, const SolverControl& control) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass());
+  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
   SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
@@ -138,7 +150,7 @@ template <class R, class W, int N>
 SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<MultiSpinor<R, N>, W>& x,
                                    const Lattice<MultiSpinor<R, N>, W>& b, const SolverControl& control) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass());
+  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
   SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

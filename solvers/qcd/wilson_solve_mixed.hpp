@@ -2,7 +2,8 @@
 // Mixed-precision Wilson solves: defect correction
 // (solvers/qcd/defect_correction.hpp) with the Wilson operator or its
 // even-odd Schur complement, and a single-precision twin of it on the same
-// lanes (MatchingSingleWidth) whose links are the double ones rounded.
+// lanes (MatchingSingleWidth) whose links are the double ones rounded, with
+// the same mass and fermion boundary (its phases applied to the rounded links).
 
 #include <chrono>
 #include <cmath>
@@ -34,7 +35,7 @@ SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<
                                 const Lattice<Spinor<double>, W>& b, const SolverControl& control,
                                 const MixedPrecisionControl& mixed = {}) {
   const auto U_single = single_precision_links(M.gauge());
-  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass(), M.boundary());
   return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
 }
 
@@ -59,9 +60,10 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattic
                                          const Lattice<Spinor<double>, W>& b, const SolverControl& control,
                                          const MixedPrecisionControl& mixed = {}) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass());
+  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass(), M.boundary());
   // The single Schur operator keeps its own copies of the links by parity.
-  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass());
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass(),
+                                                                  M.boundary());
   SolverReport report = solve_wilson_even_odd_mixed(schur, schur_single, M, x, b, control, mixed);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
@@ -73,7 +75,7 @@ SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<MultiSp
                                 const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
                                 const MixedPrecisionControl& mixed = {}) {
   const auto U_single = single_precision_links(M.gauge());
-  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass(), M.boundary());
   return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
 }
 template <class W, int N>
@@ -81,8 +83,9 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattic
                                          const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
                                          const MixedPrecisionControl& mixed = {}) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass());
-  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass());
+  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass(), M.boundary());
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass(),
+                                                                  M.boundary());
   SolverReport report = solve_even_odd_mixed(schur, schur_single, M, x, b, control, mixed,
                                              "Latte even-odd mixed-precision Wilson solve");
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
