@@ -6,6 +6,7 @@
 //   hadron_correlator --lattice 8 8 8 16 --mass 0.2 --gauge unit --out pion
 //   hadron_correlator --gauge config.nersc --source 0 0 0 4 --tolerance 1e-12
 //   hadron_correlator --gauge config.nersc --smear-steps 30 --smear-kappa 0.25 --smear-sink
+//   hadron_correlator --boundary periodic      # or twisted:a,b,c,d (theta_mu in units of pi)
 //
 // It solves M S = eta for the 12 spin-colour columns of a point source
 // (solvers/qcd/propagator.hpp), sums tr[S S^+] over each timeslice
@@ -16,7 +17,9 @@
 // states, so the effective mass reaches its plateau earlier. t counts timeslices
 // from the source's. It writes <out>.csv (t, C(t), cosh effective mass; nan
 // where there is none) and <out>.png: C(t) on a log scale, and the cosh
-// effective mass with the log one (for t < T/2) against t.
+// effective mass with the log one (for t < T/2) against t. The quarks are
+// antiperiodic in time unless --boundary says otherwise
+// (solvers/qcd/fermion_boundary.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -43,6 +46,7 @@ struct Options {
   Coordinate lattice{8, 8, 8, 16};
   double mass = 0.2;
   std::string gauge = "unit";  // unit, random or a gauge file
+  std::string boundary = "antiperiodic";  // the quarks' (parse_fermion_boundary)
   Coordinate source{0, 0, 0, 0};
   double tolerance = 1e-10;
   int max_iterations = 10000;
@@ -57,6 +61,7 @@ struct Options {
 using latte::programs::number_text;
 
 int run(const Options& options) {
+  const FermionBoundary boundary = parse_fermion_boundary(options.boundary);  // bad text: before any work
   // A configuration file brings its lattice, unless --lattice insists.
   const bool from_file = options.gauge != "unit" && options.gauge != "random";
   Geometry geometry(from_file && !options.lattice_given ? read_gauge_file_info(options.gauge).extents : options.lattice);
@@ -69,13 +74,14 @@ int run(const Options& options) {
   } else {
     read_gauge(U, options.gauge);
   }
-  const WilsonDirac<double> M(U, options.mass);
+  const WilsonDirac<double> M(U, options.mass, boundary);
 
   std::printf("Pion correlator: lattice %s, m = %g, point source at %s, tolerance %g\n",
               to_string(geometry.dims()).c_str(), options.mass, to_string(options.source).c_str(), options.tolerance);
   std::printf("gauge field       %s%s\n", from_file ? "read from " : options.gauge == "unit" ? "unit (free field)" : "random SU(3)",
               from_file ? options.gauge.c_str() : "");
   std::printf("average plaquette %.12f\n", average_plaquette(U));
+  std::printf("fermion boundary: %s\n", boundary.describe().c_str());
 
   const WuppertalSmearing none{0.0, 0}, &sink = options.smear_sink ? options.smearing : none;
   if (options.smearing.steps > 0)
@@ -138,6 +144,9 @@ int main(int argc, char** argv) {
   cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
   cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
   cli.option("--gauge", options.gauge, "unit (free field), random (hot SU(3)) or the path of a NERSC, ILDG/SciDAC, openQCD or MILC file");
+  cli.option("--boundary", options.boundary,
+             "quark boundary: antiperiodic (in time), periodic or twisted:a,b,c,d (phases e^{i pi a} ... in x y z t)")
+      .show_default();
   cli.option("--source", options.source, "source site x y z t").expected(4);
   cli.option("--tolerance", options.tolerance, "relative true residual |eta - M S| / |eta| of every column").positive();
   cli.option("--max-iterations", options.max_iterations, "CG iteration limit of each column").positive();

@@ -5,6 +5,8 @@
 //   wilson_cg --lattice 8 8 8 16 --mass 0.1 --tolerance 1e-10 --seed 7 --precision double
 //   wilson_cg --load-gauge config.nersc --mass 0.1      # a configuration from a gauge file
 //   wilson_cg --save-gauge config.ildg --save-format ildg --save-precision 32
+//   wilson_cg --boundary antiperiodic --even-odd           # antiperiodic in time
+//   wilson_cg --boundary twisted:0.5,0,0,1                 # theta_mu in units of pi
 //
 // --load-gauge reads NERSC, ILDG/SciDAC, openQCD and MILC files, telling
 // them apart by content (solvers/qcd/gauge_file.hpp, docs/gauge_files.md);
@@ -13,7 +15,9 @@
 // --precision mixed solves in double with single-precision corrections
 // (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
 // the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp); the
-// two combine (defect correction on the even-odd system).
+// two combine (defect correction on the even-odd system). --boundary sets
+// the fermion boundary phases (solvers/qcd/fermion_boundary.hpp; periodic
+// unless told).
 
 #include <cstdio>
 #include <string>
@@ -34,6 +38,7 @@ struct Options {
   std::uint64_t seed = 7;
   int max_iterations = 10000;
   std::string precision = "double";
+  std::string boundary = "periodic";  // parse_fermion_boundary
   bool even_odd = false;
   bool history = true;
   std::string load_gauge, save_gauge;  // gauge files (any format Latte reads; written in save_format)
@@ -44,6 +49,7 @@ struct Options {
 
 template <class R>
 int run(const Options& options) {
+  const FermionBoundary boundary = parse_fermion_boundary(options.boundary);  // bad text: before any work
   // A loaded configuration brings its lattice, unless --lattice insists.
   const bool load = !options.load_gauge.empty();
   Geometry geometry(load && !options.lattice_given ? read_gauge_file_info(options.load_gauge).extents : options.lattice);
@@ -55,7 +61,7 @@ int run(const Options& options) {
     U.set_random(rng);
   if (!options.save_gauge.empty())
     write_gauge(U, options.save_gauge, parse_gauge_file_format(options.save_format), options.save_precision);
-  WilsonDirac<R> M(U, options.mass);
+  WilsonDirac<R> M(U, options.mass, boundary);
   Lattice<Spinor<R>> b(geometry), x(geometry);
   rng.gaussian(b);
   x = zero;
@@ -70,6 +76,7 @@ int run(const Options& options) {
     std::printf("saved to          %s (%s, %d-bit)\n", options.save_gauge.c_str(), options.save_format.c_str(),
                 options.save_precision);
   std::printf("average plaquette %.12f\n", average_plaquette(U));
+  std::printf("fermion boundary: %s\n", boundary.describe().c_str());
   try {
     const SolverControl control{options.tolerance, options.max_iterations};
     SolverReport report;
@@ -110,6 +117,9 @@ int main(int argc, char** argv) {
   cli.option("--max-iterations", options.max_iterations, "CG iteration limit").positive();
   cli.option("--precision", options.precision, "double, single or mixed (double solution, single-precision inner solves)")
       .one_of({"double", "single", "mixed"});
+  cli.option("--boundary", options.boundary,
+             "fermion boundary: periodic, antiperiodic (in time) or twisted:a,b,c,d (phases e^{i pi a} ... in x y z t)")
+      .show_default();
   cli.flag("--even-odd", options.even_odd, "solve the even-odd (Schur complement) preconditioned system");
   cli.flag("!--no-history", options.history, "do not print the residual history");
   cli.option("--load-gauge", options.load_gauge,
