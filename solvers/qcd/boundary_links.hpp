@@ -20,27 +20,16 @@
 #include "lattice/coordinate_field.hpp"
 #include "solvers/qcd/fermion_boundary.hpp"
 #include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/precompiled_instances.hpp"
 
 namespace latte {
 
 // U_mu(x) -> e^{i pi theta_mu} U_mu(x) where x_mu = L_mu - 1, for every mu
-// with a phase; in place.
+// with a phase; in place. Declared here, defined below: not inline, so that
+// a build compiles its statements once (solvers/qcd/precompiled_instances.hpp)
+// instead of in every file that builds a Wilson operator.
 template <class R, class W>
-void apply_boundary_phases(GaugeField<R, W>& U, const FermionBoundary& boundary) {
-  const Geometry& geometry = U.geometry();
-  Lattice<R, W> coordinate(geometry, Uninitialized{});
-  for (int mu = 0; mu < spacetime_dimensions; ++mu) {
-    if (boundary.periodic_in(mu)) continue;
-    fill_coordinate(coordinate, mu);
-    const R last = static_cast<R>(geometry.dims()[mu] - 1);  // x_mu >= last: the last slice
-    const auto [c, s] = boundary.phase(mu);
-    // -1 as a real factor: the sign flips exactly, zeros included.
-    if (c == -1.0)
-      U[mu] = where(coordinate >= last, R(-1) * U[mu], U[mu]);
-    else
-      U[mu] = where(coordinate >= last, Complex<R>(static_cast<R>(c), static_cast<R>(s)) * U[mu], U[mu]);
-  }
-}
+void apply_boundary_phases(GaugeField<R, W>& U, const FermionBoundary& boundary);
 
 // The links of a fermion operator with boundary `boundary` on gauge field U:
 // U itself when periodic (kept by reference: U must outlive this), a phased
@@ -67,5 +56,31 @@ class BoundaryLinks {
   std::shared_ptr<const Gauge> phased_;
   const Gauge* links_;
 };
+
+template <class R, class W>
+void apply_boundary_phases(GaugeField<R, W>& U, const FermionBoundary& boundary) {
+  const Geometry& geometry = U.geometry();
+  Lattice<R, W> coordinate(geometry, Uninitialized{});
+  for (int mu = 0; mu < spacetime_dimensions; ++mu) {
+    if (boundary.periodic_in(mu)) continue;
+    fill_coordinate(coordinate, mu);
+    const R last = static_cast<R>(geometry.dims()[mu] - 1);  // x_mu >= last: the last slice
+    const auto [c, s] = boundary.phase(mu);
+    // -1 as a real factor: the sign flips exactly, zeros included.
+    if (c == -1.0)
+      U[mu] = where(coordinate >= last, R(-1) * U[mu], U[mu]);
+    else
+      U[mu] = where(coordinate >= last, Complex<R>(static_cast<R>(c), static_cast<R>(s)) * U[mu], U[mu]);
+  }
+}
+
+#if defined(LATTE_PRECOMPILED_QCD)
+LATTE_QCD_DOUBLE_INSTANCE void apply_boundary_phases(GaugeField<double>&, const FermionBoundary&);
+LATTE_QCD_SINGLE_INSTANCE void apply_boundary_phases(GaugeField<float>&, const FermionBoundary&);
+#if LATTE_QCD_MIXED_PRECISION_INSTANCES && LATTE_SIMD_BYTES != 0  // one lane: the single width is DefaultWidth
+LATTE_QCD_MIXED_INSTANCE void apply_boundary_phases(GaugeField<float, MatchingSingleWidth<DefaultWidth>>&,
+                                                    const FermionBoundary&);
+#endif
+#endif
 
 }  // namespace latte
