@@ -86,8 +86,7 @@ LATTE_INLINE void set_lower(CloverBlock<T>& h, int i, int j, const Complex<T>& z
   h.v[k + 1] = z.im;
 }
 
-// y = h x for one block: a plain loop, not unrolled by templates, so that
-// each use compiles small.
+// y = h x for one block: a plain loop, not unrolled by templates.
 template <class T>
 LATTE_INLINE void block_times(const CloverBlock<T>& h, const Complex<T>* x, Complex<T>* y) {
   for (int i = 0; i < block_rows; ++i) y[i] = h.v[i] * x[i];
@@ -100,8 +99,13 @@ LATTE_INLINE void block_times(const CloverBlock<T>& h, const Complex<T>* x, Comp
 }
 
 // T psi for one spinor: block b acts on spins 2b, 2b + 1.
+// This and the factorisation below are compiled once per leaf type and
+// called, not forced inline (LATTE_INLINE) into every statement that applies
+// T or T^-1: inlined, each of the operator's statements, in both its vector
+// and per-lane forms, repeated the 6x6 arithmetic and cost its compile time;
+// a call per site is little against its 504 flops.
 template <class T>
-LATTE_INLINE Spinor<T> site_times(const CloverSite<T>& term, const Spinor<T>& psi) {
+__attribute__((noinline)) inline LATTE_HOST_DEVICE Spinor<T> site_times(const CloverSite<T>& term, const Spinor<T>& psi) {
   Spinor<T> out;
   for (int b = 0; b < 2; ++b) {
     Complex<T> x[block_rows], y[block_rows];
@@ -118,7 +122,7 @@ LATTE_INLINE Spinor<T> site_times(const CloverSite<T>& term, const Spinor<T>& ps
 // below the diagonal, in the block's own packing (its diagonal unused).
 // No pivoting: a positive-definite block needs none.
 template <class T>
-LATTE_INLINE void factorise(const CloverBlock<T>& h, T* d, CloverBlock<T>& l) {
+__attribute__((noinline)) inline LATTE_HOST_DEVICE void factorise(const CloverBlock<T>& h, T* d, CloverBlock<T>& l) {
   for (int j = 0; j < block_rows; ++j) {
     T pivot = h.v[j];
     for (int k = 0; k < j; ++k) pivot = pivot - localNorm2(lower(l, j, k)) * d[k];
@@ -135,7 +139,7 @@ LATTE_INLINE void factorise(const CloverBlock<T>& h, T* d, CloverBlock<T>& l) {
 // h^-1 = L^-+ D^-1 L^-1 from the factorisation: W = L^-1 by forward
 // substitution, then (h^-1)_ij = sum_{k >= i} conj(W_ki) W_kj / d_k for i >= j.
 template <class T>
-LATTE_INLINE CloverBlock<T> block_inverse(const CloverBlock<T>& h) {
+__attribute__((noinline)) inline LATTE_HOST_DEVICE CloverBlock<T> block_inverse(const CloverBlock<T>& h) {
   T d[block_rows];
   CloverBlock<T> l, w, inverse;
   factorise(h, d, l);
