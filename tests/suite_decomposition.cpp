@@ -2,6 +2,7 @@
 // at one rank in the ordinary suite and under mpirun.
 #include "test_decomposition.cpp"
 #include "test_decomposition_physics.cpp"
+#include "test_decomposition_clover.cpp"
 #include "test_decomposition_files.cpp"
 #include "test_decomposition_gauge_files.cpp"
 #include "test_halo_staging.cpp"

@@ -1,5 +1,6 @@
 // The lattice QCD tests as one translation unit (see suite_core.cpp): the
-// Wilson operator, its solvers and gauge files share their instantiations.
+// Wilson and clover operators, their solvers and gauge files share their
+// instantiations.
 #include "test_wilson.cpp"
 #include "test_cg.cpp"
 #include "test_even_odd.cpp"
@@ -14,3 +15,4 @@
 #include "test_evaluators.cpp"
 #include "test_fermion_interface.cpp"
 #include "test_fermion_boundary.cpp"
+#include "test_clover.cpp"
