@@ -9,3 +9,4 @@
 #include "test_smearing.cpp"
 #include "test_quenched_update.cpp"
 #include "test_hmc_heatbath.cpp"
+#include "test_fermion_force.cpp"

@@ -1,0 +1,135 @@
+// The forces of two-flavour pseudofermions and of the clover log det
+// (solvers/qcd/pseudofermion_monomial.hpp) against the numerical derivative
+// of their actions: Wilson and clover, with and without even-odd
+// preconditioning, with antiperiodic and twisted boundaries. The central
+// difference of S along a random su(3) direction must approach the
+// derivative the force predicts as eps^2, and its extrapolation to eps = 0
+// meet it.
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "test_support.hpp"
+
+namespace latte::testing {
+namespace {
+
+// A rough but not wild field: exp(0.35 X) with gaussian X on every link,
+// where the clover term at c_sw = 1.5, m = 0.2 stays positive definite.
+void moderately_rough_field(GaugeField<double>& U, std::uint64_t seed) {
+  AlgebraField<double> x(U.geometry());
+  refresh_momenta(x, seed);
+  for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.35 * x[mu]);
+}
+
+class FermionForce : public ::testing::Test {
+ protected:
+  // The derivative of S along x that the monomial's force predicts,
+  // <x, F> = -2 sum tr(x F), against central differences at two steps.
+  void expect_force_is_derivative(Monomial<double>& monomial, const char* name) {
+    ParallelRng rng(91);
+    AlgebraField<double> x(geometry), P(geometry);
+    for (int mu = 0; mu < 4; ++mu)
+      rng.fill(x[mu], [](SiteRandomStream& random) { return su3::gaussian_algebra_element(random); });
+    monomial.refresh(U, 1234);
+    monomial.action(U);  // the heatbath's eta^+ eta: every S below comes from a solve
+    // kick with eps = 1 from P = 0 leaves P = -F.
+    monomial.kick(U, P, 1.0);
+    double predicted = 0;
+    for (int mu = 0; mu < 4; ++mu) predicted += 2.0 * sum(real(trace(x[mu] * P[mu])));
+    auto along = [&](double eps) {
+      GaugeField<double> moved(geometry);
+      for (int mu = 0; mu < 4; ++mu) moved[mu] = su3_exp(eps * x[mu]) * U[mu];
+      return monomial.action(moved);
+    };
+    const double steps[2] = {4e-3, 2e-3};
+    double central[2];
+    for (int k = 0; k < 2; ++k) central[k] = (along(steps[k]) - along(-steps[k])) / (2 * steps[k]);
+    // The central difference's remainder is of order eps^2: halving eps
+    // quarters it, and Richardson's (4 c(eps/2) - c(eps)) / 3 removes it.
+    const double ratio = (central[0] - predicted) / (central[1] - predicted);
+    EXPECT_NEAR(ratio, 4.0, 0.4) << name << ": central differences " << central[0] << ", " << central[1]
+                                 << " against " << predicted;
+    const double extrapolated = (4 * central[1] - central[0]) / 3;
+    EXPECT_NEAR(extrapolated, predicted, 1e-6 * std::abs(predicted))
+        << name << ": S = " << monomial.action(U);
+    EXPECT_GT(std::abs(predicted), 1.0) << name << ": the force should not vanish";
+  }
+
+  Geometry geometry{{4, 4, 4, 4}};
+  GaugeField<double> U{geometry};
+  PseudofermionSolves tight{{1e-13, 100000, false}, {1e-13, 100000, false}};
+};
+
+TEST_F(FermionForce, WilsonPseudofermionForceIsTheDerivativeOfItsAction) {
+  moderately_rough_field(U, 17);
+  const WilsonFermions<double> fermions{0.2, FermionBoundary::antiperiodic_in_time()};
+  for (const bool even_odd : {false, true}) {
+    TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, fermions, even_odd, tight);
+    expect_force_is_derivative(monomial, even_odd ? "Wilson, even-odd" : "Wilson");
+  }
+  // A U(1) twist in every direction exercises complex boundary phases.
+  const WilsonFermions<double> twisted{0.2, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, twisted, true, tight);
+  expect_force_is_derivative(monomial, "Wilson, twisted, even-odd");
+}
+
+TEST_F(FermionForce, CloverPseudofermionForceIsTheDerivativeOfItsAction) {
+  moderately_rough_field(U, 18);
+  const CloverFermions<double> fermions{0.2, 1.5};
+  for (const bool even_odd : {false, true}) {
+    TwoFlavourMonomial<CloverFermions<double>> monomial(geometry, fermions, even_odd, tight);
+    expect_force_is_derivative(monomial, even_odd ? "clover, even-odd" : "clover");
+  }
+}
+
+TEST_F(FermionForce, CloverLogDeterminantForceIsTheDerivativeOfItsAction) {
+  moderately_rough_field(U, 19);
+  CloverDeterminantMonomial<double> monomial(0.2, 1.5);
+  expect_force_is_derivative(monomial, "clover log det");
+}
+
+// -2 sum_{x odd} log det T(x) against the determinant of the dense 12 x 12
+// T at one odd site, written out from the stored blocks by hand.
+TEST_F(FermionForce, CloverLogDeterminantIsTheLogOfTheDenseDeterminant) {
+  moderately_rough_field(U, 20);
+  const CloverTerm<double> term(U, 0.2, 1.5);
+  const Coordinate x{1, 0, 0, 0};
+  const CloverSite<double> site = peek(term.term(), x);
+  double log_det = 0;
+  for (int b = 0; b < 2; ++b) {
+    // Gaussian elimination with partial pivoting on the dense hermitian block.
+    std::complex<double> a[6][6];
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) {
+        if (i == j) a[i][j] = site.v[b].v[i];
+        else if (i > j) a[i][j] = {clover::lower(site.v[b], i, j).re, clover::lower(site.v[b], i, j).im};
+        else a[i][j] = std::conj(std::complex<double>(clover::lower(site.v[b], j, i).re, clover::lower(site.v[b], j, i).im));
+      }
+    std::complex<double> det = 1;
+    for (int k = 0; k < 6; ++k) {
+      int p = k;
+      for (int i = k + 1; i < 6; ++i)
+        if (std::abs(a[i][k]) > std::abs(a[p][k])) p = i;
+      if (p != k) {
+        for (int j = 0; j < 6; ++j) std::swap(a[k][j], a[p][j]);
+        det = -det;
+      }
+      det *= a[k][k];
+      for (int i = k + 1; i < 6; ++i) {
+        const std::complex<double> f = a[i][k] / a[k][k];
+        for (int j = k; j < 6; ++j) a[i][j] -= f * a[k][j];
+      }
+    }
+    EXPECT_NEAR(det.imag(), 0.0, 1e-10 * std::abs(det));
+    log_det += std::log(det.real());
+  }
+  Lattice<double> density(geometry);
+  density = map(functors::CloverLogDeterminant{}, term.term());
+  EXPECT_NEAR(peek(density, x), log_det, 1e-12 * std::abs(log_det));
+}
+
+}  // namespace
+}  // namespace latte::testing
