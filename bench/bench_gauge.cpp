@@ -1,8 +1,19 @@
 // Gauge-field algorithms (double precision): the gauge force of the Wilson
 // and the Iwasaki action fused into the momentum update, one Omelyan
 // molecular-dynamics step, one whole HMC trajectory, one Wilson-flow step,
-// and one heatbath and one overrelaxation sweep, on 16^4 and 24^4 by default. How figures are taken (best of N,
-// STREAM interleaved) is described in bench/session.hpp.
+// and one heatbath and one overrelaxation sweep, on 16^4 and 24^4 by default; and one
+// trajectory with two flavours of dynamical Wilson-clover quarks on 8^4 and 16^4 by default.
+// How figures are taken (best of N, STREAM interleaved) is described in bench/session.hpp.
+//
+// The dynamical trajectory: beta = 5.6 Wilson gauge action, two flavours of
+// clover quarks (kappa = 0.13, c_sw = 1, antiperiodic in time) even-odd
+// preconditioned, on a configuration thermalised by quenched heatbath
+// sweeps and two untimed dynamical trajectories; Omelyan, 5 pseudofermion
+// steps of 4 gauge (and clover log det) steps each; CG tolerances 1e-10
+// (action) and 1e-8 (force). Its line gives the seconds of the best
+// trajectory and, over all timed trajectories, the share of time in the CG
+// ("cg_share") and the CG iterations per trajectory. Its model counts every
+// statement of a trajectory, solves included.
 //
 // Models per site, derived by the library from the statements' expressions
 // (bench/derived_model.hpp; each distinct field read once per site, the
@@ -16,6 +27,7 @@
 //   U_mu <- exp(eps P_mu) U_mu: reads 2, writes 1 matrix (432 bytes), 680
 //     flops (Cayley-Hamilton with its selects, and the product).
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <stdexcept>
@@ -29,6 +41,7 @@
 #include "examples/command_line.hpp"
 #include "solvers/qcd/gradient_flow.hpp"
 #include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/pseudofermion_monomial.hpp"
 #include "solvers/qcd/quenched_update.hpp"
 
 namespace {
@@ -37,6 +50,7 @@ using namespace latte;
 
 struct Options {
   std::vector<int> sizes{16, 24};
+  std::vector<int> dynamical_sizes{8, 16};
   int trajectory_steps = 10;
   bench::SessionOptions session;
 };
@@ -91,6 +105,54 @@ void run(const Options& opt, int L, bench::Session& session) {
   measure(session, "overrelaxation_sweep_wilson", geometry, [&] { overrelaxation_sweep(U); });
 }
 
+// One dynamical two-flavour clover trajectory on L^4 (see the top of the file).
+void run_dynamical(int L, bench::Session& session) {
+  const Geometry geometry({L, L, L, L});
+  GaugeField<double> U(geometry);
+  U.set_unit();
+  for (std::uint64_t sweep = 0; sweep < 30; ++sweep) {
+    heatbath_sweep(U, 5.6, 3, sweep);
+    overrelaxation_sweep(U);
+  }
+  const double mass = 1.0 / (2.0 * 0.13) - 4.0, c_sw = 1.0;
+  GaugeMonomial<double> gauge(GaugeAction::wilson(5.6));
+  TwoFlavourMonomial<CloverFermions<double>> quarks(
+      geometry, CloverFermions<double>{mass, c_sw, FermionBoundary::antiperiodic_in_time()}, true);
+  CloverDeterminantMonomial<double> det(mass, c_sw);
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 5, {&quarks}}, {IntegratorScheme::omelyan, 4, {&gauge, &det}}});
+  HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {1.0, 13, true});
+  for (int i = 0; i < 2; ++i) hmc.trajectory();
+  const SolveTally before = quarks.tally();
+  double seconds = 0;
+  int trajectories = 0;
+  bench::Result result;
+  result.bench = "hmc_trajectory_clover_two_flavour";
+  result.precision = "double";
+  result.lattice = geometry.dims();
+  auto kernel = [&] {
+    const TrajectoryRecord r = hmc.trajectory();
+    seconds += r.seconds;
+    ++trajectories;
+  };
+  bench::apply_model(result, bench::derived_model(session, kernel), static_cast<double>(geometry.volume()));
+  const SolveTally model_end = quarks.tally();
+  const double model_seconds = seconds;
+  const int model_trajectories = trajectories;
+  result.extra["ranks"] = geometry.decomposition().ranks();
+  const bench::Timing timing = session.time(kernel, 2);
+  const SolveTally after = quarks.tally();
+  const double timed = seconds - model_seconds;
+  const int timed_trajectories = trajectories - model_trajectories;
+  result.extra["cg_share"] = timed > 0 ? (after.seconds - model_end.seconds) / timed : 0.0;
+  result.extra["cg_iterations_per_trajectory"] =
+      static_cast<double>(after.iterations - before.iterations) / std::max(trajectories, 1);
+  result.extra["seconds_per_trajectory_mean"] = timed / std::max(timed_trajectories, 1);
+  result.extra["kappa"] = 0.13;
+  result.extra["c_sw"] = c_sw;
+  result.extra["beta"] = 5.6;
+  session.record(result, timing);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,11 +161,15 @@ int main(int argc, char** argv) {
   programs::CommandLine cli{"Latte benchmark: gauge force, molecular dynamics, HMC trajectory and Wilson flow"};
   cli.option("--sizes", opt.sizes, "extents L of the L^4 lattices").show_default();
   cli.option("--trajectory-steps", opt.trajectory_steps, "Omelyan steps of the timed trajectory").positive();
+  cli.option("--dynamical-sizes", opt.dynamical_sizes,
+             "extents L of the L^4 lattices of the dynamical clover trajectory")
+      .show_default();
   bench::add_session_options(cli, opt.session);
   if (auto status = cli.parse(argc, argv)) return *status;
   try {
     bench::Session session(opt.session);
     for (int L : opt.sizes) run(opt, L, session);
+    for (int L : opt.dynamical_sizes) run_dynamical(L, session);
     session.finish();
   } catch (const std::exception& e) {
     std::cerr << "bench_gauge: " << e.what() << '\n';

@@ -7,6 +7,15 @@
 //   gauge_ensemble --beta 2.6 --action iwasaki --integrator omelyan --steps 12 --out iwasaki
 //   gauge_ensemble --beta 6.0 --algorithm heatbath --overrelaxation 4 --trajectories 200
 //   gauge_ensemble ... --resume            (continues from <out>_checkpoint.*, the same bits)
+//   gauge_ensemble --beta 5.6 --fermions clover --kappa 0.1345 --csw 1.0 --steps 6 --gauge-steps 4
+//                                          (two flavours of dynamical quarks, antiperiodic in time)
+//
+// With --fermions wilson or clover the action adds two flavours of Wilson or
+// Wilson-clover quarks of mass m (or hopping parameter kappa, m = 1/(2 kappa) - 4),
+// as an even-odd preconditioned pseudofermion (solvers/qcd/pseudofermion_monomial.hpp)
+// on the outer time scale (--steps) with the gauge action (and the clover
+// log det of the odd sites) on the inner one (--gauge-steps per outer step).
+// The quark boundary is antiperiodic in time unless --boundary says otherwise.
 //
 // Per trajectory it prints the plaquette, dH, exp(-dH), the decision, the
 // running acceptance and the time, and writes <out>_history.csv (trajectory,
@@ -22,6 +31,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +42,7 @@
 #include "lattice/root_output.hpp"
 #include "solvers/qcd/hmc.hpp"
 #include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/pseudofermion_monomial.hpp"
 #include "solvers/qcd/quenched_update.hpp"
 
 using namespace latte;
@@ -53,7 +65,62 @@ struct Options {
   int checkpoint_every = 10;
   bool resume = false;
   std::string out = "gauge_ensemble";
+  // Dynamical quarks.
+  std::string fermions = "none";
+  double mass = std::nan("");
+  double kappa = std::nan("");
+  double c_sw = 1.0;
+  std::string boundary = "antiperiodic";
+  int gauge_steps = 4;
+  double action_tolerance = 1e-10;
+  double force_tolerance = 1e-8;
 };
+
+// The quarks' mass from --mass or --kappa (exactly one of them).
+double quark_mass(const Options& options) {
+  const bool has_mass = !std::isnan(options.mass), has_kappa = !std::isnan(options.kappa);
+  if (has_mass == has_kappa)
+    throw std::invalid_argument("--fermions " + options.fermions + " needs exactly one of --mass and --kappa");
+  if (has_mass) return options.mass;
+  if (!(options.kappa > 0))
+    throw std::invalid_argument("--kappa must be positive, not " + std::to_string(options.kappa));
+  return 1.0 / (2.0 * options.kappa) - 4.0;
+}
+
+// The two-flavour monomials of --fermions, owned here; none without quarks.
+struct DynamicalQuarks {
+  std::unique_ptr<Monomial<double>> pseudofermion;
+  std::unique_ptr<Monomial<double>> clover_det;  // clover only: on the inner level
+  std::function<SolveTally()> tally = [] { return SolveTally{}; };
+  std::string description;
+};
+
+DynamicalQuarks make_quarks(const Options& options, const Geometry& geometry) {
+  DynamicalQuarks quarks;
+  if (options.fermions == "none") return quarks;
+  if (options.fermions != "wilson" && options.fermions != "clover")
+    throw std::invalid_argument("unknown --fermions '" + options.fermions + "' (none, wilson or clover)");
+  const double mass = quark_mass(options);
+  const FermionBoundary boundary = parse_fermion_boundary(options.boundary);
+  const PseudofermionSolves solves{{options.action_tolerance, 100000, false}, {options.force_tolerance, 100000, false}};
+  if (options.fermions == "wilson") {
+    auto monomial = std::make_unique<TwoFlavourMonomial<WilsonFermions<double>>>(
+        geometry, WilsonFermions<double>{mass, boundary}, true, solves);
+    auto* raw = monomial.get();
+    quarks.tally = [raw] { return raw->tally(); };
+    quarks.pseudofermion = std::move(monomial);
+  } else {
+    if (!(options.c_sw >= 0)) throw std::invalid_argument("--csw must be >= 0, not " + std::to_string(options.c_sw));
+    auto monomial = std::make_unique<TwoFlavourMonomial<CloverFermions<double>>>(
+        geometry, CloverFermions<double>{mass, options.c_sw, boundary}, true, solves);
+    auto* raw = monomial.get();
+    quarks.tally = [raw] { return raw->tally(); };
+    quarks.pseudofermion = std::move(monomial);
+    quarks.clover_det = std::make_unique<CloverDeterminantMonomial<double>>(mass, options.c_sw);
+  }
+  quarks.description = quarks.pseudofermion->describe();
+  return quarks;
+}
 
 // The mean of a series and its error from blocks: the largest standard
 // error of block means over block lengths 1, 2, 4, ... that leave at least
@@ -117,14 +184,30 @@ int run(const Options& options) {
   if (heatbath && options.action != "wilson")
     throw std::invalid_argument("--algorithm heatbath updates the Wilson action only (its checkerboards), not '" +
                                 options.action + "'");
+  if (heatbath && options.fermions != "none")
+    throw std::invalid_argument("--algorithm heatbath is quenched; dynamical quarks (--fermions) need hmc");
   if (heatbath && options.resume)
     throw std::invalid_argument("--resume continues HMC chains; a heatbath chain restarts from a saved NERSC file");
   Geometry geometry(options.lattice);
   GaugeField<double> U(geometry);
   const GaugeAction action = GaugeAction::named(options.action, options.beta);
   GaugeMonomial<double> gauge(action);
-  MolecularDynamics<double> md({{parse_integrator_scheme(options.integrator), options.steps, {&gauge}}});
-  HybridMonteCarlo<double> hmc(U, md, {&gauge}, {options.trajectory_length, options.seed, true, static_cast<std::uint64_t>(options.no_metropolis_until)});
+  const DynamicalQuarks quarks = make_quarks(options, geometry);
+  const IntegratorScheme scheme = parse_integrator_scheme(options.integrator);
+  std::vector<IntegratorLevel<double>> levels;
+  std::vector<Monomial<double>*> monomials{&gauge};
+  if (quarks.pseudofermion) {
+    if (options.gauge_steps < 1) throw std::invalid_argument("--gauge-steps must be at least 1");
+    IntegratorLevel<double> inner{scheme, options.gauge_steps, {&gauge}};
+    if (quarks.clover_det) inner.monomials.push_back(quarks.clover_det.get());
+    levels = {{scheme, options.steps, {quarks.pseudofermion.get()}}, inner};
+    monomials = {quarks.pseudofermion.get(), &gauge};
+    if (quarks.clover_det) monomials.push_back(quarks.clover_det.get());
+  } else {
+    levels = {{scheme, options.steps, {&gauge}}};
+  }
+  MolecularDynamics<double> md(levels);
+  HybridMonteCarlo<double> hmc(U, md, monomials, {options.trajectory_length, options.seed, true, static_cast<std::uint64_t>(options.no_metropolis_until)});
   HeatbathChain quenched{U, QuenchedUpdate{options.beta, options.overrelaxation, options.seed}};
   const std::string checkpoint = options.out + "_checkpoint";
   if (options.resume) {
@@ -145,34 +228,62 @@ int run(const Options& options) {
     std::printf("Gauge ensemble: lattice %s, %s action (beta = %g, c1 = %g), HMC %s with %d steps of %g\n",
                 to_string(geometry.dims()).c_str(), options.action.c_str(), action.beta, action.c1,
                 options.integrator.c_str(), options.steps, options.trajectory_length / options.steps);
+  if (quarks.pseudofermion) {
+    std::printf("dynamical quarks: %s (kappa = %.6f)\n", quarks.description.c_str(),
+                1.0 / (2.0 * (quark_mass(options) + 4.0)));
+    std::printf("time scales: the pseudofermion on %d steps; the gauge action%s on %d steps within each\n",
+                options.steps, quarks.clover_det ? " and the clover log det" : "", options.gauge_steps);
+    std::printf("CG tolerances: %g (action), %g (force)\n", options.action_tolerance, options.force_tolerance);
+  }
   std::printf("%s at trajectory %llu, plaquette %.12f; %d trajectories, the first %d for thermalisation, seed %llu\n",
               options.resume ? "resumed" : options.start == "cold" ? "cold start" : "hot start",
               static_cast<unsigned long long>(hmc.next_trajectory()), average_plaquette(U), options.trajectories,
               options.thermalise, static_cast<unsigned long long>(options.seed));
   if (options.no_metropolis_until > 0)
     std::printf("trajectories below %d are accepted without the Metropolis test\n", options.no_metropolis_until);
-  std::printf("%6s %16s %14s %12s %4s %8s %8s\n", "traj", "plaquette", "dH", "exp(-dH)", "acc", "rate", "seconds");
+  const bool dynamical = quarks.pseudofermion != nullptr;
+  if (dynamical)
+    std::printf("%6s %16s %14s %12s %4s %8s %8s %8s %8s\n", "traj", "plaquette", "dH", "exp(-dH)", "acc", "rate",
+                "seconds", "CG its", "CG s");
+  else
+    std::printf("%6s %16s %14s %12s %4s %8s %8s\n", "traj", "plaquette", "dH", "exp(-dH)", "acc", "rate", "seconds");
 
   // The history file grows as the chain runs (and on --resume continues).
   const std::string history = options.out + "_history.csv";
   const bool append = options.resume && std::filesystem::exists(history);
   ReportFile csv(history, append);
-  if (!append) csv << "trajectory,plaquette,dH,accepted,exp_minus_dH\n";
+  if (!append) csv << (dynamical ? "trajectory,plaquette,dH,accepted,exp_minus_dH,cg_iterations\n"
+                                  : "trajectory,plaquette,dH,accepted,exp_minus_dH\n");
   std::vector<double> t_values, plaquettes, measured_t, measured_delta_h, measured_plaquette, measured_exp;
   int accepted = 0, done = 0;
-  double seconds = 0;
+  double seconds = 0, cg_seconds = 0;
+  long cg_iterations = 0;
   const std::uint64_t first = hmc.next_trajectory();
   for (int i = 0; i < options.trajectories; ++i) {
+    const SolveTally before = quarks.tally();
     const TrajectoryRecord r = heatbath ? quenched.step() : hmc.trajectory();
+    const SolveTally after = quarks.tally();
+    const long iterations = after.iterations - before.iterations;
+    cg_iterations += iterations;
+    cg_seconds += after.seconds - before.seconds;
     accepted += r.accepted;
     ++done;
     seconds += r.seconds;
-    std::printf("%6llu %16.12f %14.6e %12.6f %4s %8.3f %8.2f\n", static_cast<unsigned long long>(r.trajectory),
-                r.plaquette, r.delta_h, r.exp_minus_delta_h, r.accepted ? "yes" : "no",
-                static_cast<double>(accepted) / done, r.seconds);
-    char line[160];
-    std::snprintf(line, sizeof line, "%llu,%.15e,%.15e,%d,%.15e\n", static_cast<unsigned long long>(r.trajectory),
-                  r.plaquette, r.delta_h, r.accepted ? 1 : 0, r.exp_minus_delta_h);
+    if (dynamical)
+      std::printf("%6llu %16.12f %14.6e %12.6f %4s %8.3f %8.2f %8ld %8.2f\n", static_cast<unsigned long long>(r.trajectory),
+                  r.plaquette, r.delta_h, r.exp_minus_delta_h, r.accepted ? "yes" : "no",
+                  static_cast<double>(accepted) / done, r.seconds, iterations, after.seconds - before.seconds);
+    else
+      std::printf("%6llu %16.12f %14.6e %12.6f %4s %8.3f %8.2f\n", static_cast<unsigned long long>(r.trajectory),
+                  r.plaquette, r.delta_h, r.exp_minus_delta_h, r.accepted ? "yes" : "no",
+                  static_cast<double>(accepted) / done, r.seconds);
+    char line[192];
+    if (dynamical)
+      std::snprintf(line, sizeof line, "%llu,%.15e,%.15e,%d,%.15e,%ld\n", static_cast<unsigned long long>(r.trajectory),
+                    r.plaquette, r.delta_h, r.accepted ? 1 : 0, r.exp_minus_delta_h, iterations);
+    else
+      std::snprintf(line, sizeof line, "%llu,%.15e,%.15e,%d,%.15e\n", static_cast<unsigned long long>(r.trajectory),
+                    r.plaquette, r.delta_h, r.accepted ? 1 : 0, r.exp_minus_delta_h);
     csv << line;
     csv.flush();
     t_values.push_back(static_cast<double>(r.trajectory));
@@ -199,6 +310,10 @@ int run(const Options& options) {
 
   const Estimate plaquette = blocked_mean(measured_plaquette), exp_dh = blocked_mean(measured_exp);
   std::printf("time              %.3f s per trajectory\n", seconds / std::max(done, 1));
+  if (dynamical)
+    std::printf("CG                %.1f iterations and %.3f s per trajectory (%.0f %% of the time)\n",
+                static_cast<double>(cg_iterations) / std::max(done, 1), cg_seconds / std::max(done, 1),
+                seconds > 0 ? 100.0 * cg_seconds / seconds : 0.0);
   std::printf("acceptance        %.3f (%d of %d)\n", static_cast<double>(accepted) / std::max(done, 1), accepted, done);
   if (measured_plaquette.empty()) {
     std::printf("average plaquette: none measured (all %d trajectories were thermalisation)\n", done);
@@ -240,6 +355,15 @@ int main(int argc, char** argv) {
   cli.option("--checkpoint-every", options.checkpoint_every, "write <out>_checkpoint.{nersc,hmc} every k trajectories");
   cli.flag("--resume", options.resume, "continue the chain from <out>_checkpoint.{nersc,hmc}");
   cli.option("--out", options.out, "output prefix");
+  cli.option("--fermions", options.fermions, "dynamical quarks: none, wilson or clover (two flavours, even-odd)");
+  cli.option("--mass", options.mass, "the quarks' bare mass m (or --kappa)");
+  cli.option("--kappa", options.kappa, "the quarks' hopping parameter kappa = 1/(2 (m + 4)) (or --mass)");
+  cli.option("--csw", options.c_sw, "clover coefficient c_sw (--fermions clover)");
+  cli.option("--boundary", options.boundary,
+             "quark boundary: antiperiodic (in time), periodic or twisted:a,b,c,d (theta_mu in units of pi)");
+  cli.option("--gauge-steps", options.gauge_steps, "inner gauge steps per pseudofermion step (with --fermions)");
+  cli.option("--action-tolerance", options.action_tolerance, "CG tolerance of the pseudofermion action").positive();
+  cli.option("--force-tolerance", options.force_tolerance, "CG tolerance of the pseudofermion force").positive();
   if (auto status = cli.parse(argc, argv)) return *status;
   try {
     return run(options);

@@ -8,3 +8,4 @@
 #include "test_halo_staging.cpp"
 #include "test_decomposition_hmc.cpp"
 #include "test_decomposition_quenched.cpp"
+#include "test_decomposition_dynamical.cpp"

@@ -10,3 +10,4 @@
 #include "test_quenched_update.cpp"
 #include "test_hmc_heatbath.cpp"
 #include "test_fermion_force.cpp"
+#include "test_dynamical_hmc.cpp"

@@ -78,13 +78,21 @@ class HybridMonteCarlo {
     record.trajectory = next_trajectory_;
     const std::uint64_t seed = parameters_.seed;
     for (int mu = 0; mu < spacetime_dimensions; ++mu) start_[mu] = U_[mu];
-    refresh_momenta(P_, mixed_key(seed, next_trajectory_, std::uint64_t(HmcRandomPurpose::momenta)));
-    for (std::size_t i = 0; i < monomials_.size(); ++i)
-      monomials_[i]->refresh(U_, mixed_key(mixed_key(seed, next_trajectory_, std::uint64_t(HmcRandomPurpose::monomials)), i, 0));
-    const double h_start = hamiltonian();
-    md_.integrate(U_, P_, parameters_.trajectory_length);
-    const double h_end = hamiltonian();
-    record.delta_h = h_end - h_start;
+    // A term that fails on the way (a solve that does not converge, a clover
+    // term that loses positivity) leaves the chain where it was.
+    try {
+      refresh_momenta(P_, mixed_key(seed, next_trajectory_, std::uint64_t(HmcRandomPurpose::momenta)));
+      for (std::size_t i = 0; i < monomials_.size(); ++i)
+        monomials_[i]->refresh(U_, mixed_key(mixed_key(seed, next_trajectory_, std::uint64_t(HmcRandomPurpose::monomials)), i, 0));
+      const double h_start = hamiltonian();
+      md_.integrate(U_, P_, parameters_.trajectory_length);
+      const double h_end = hamiltonian();
+      record.delta_h = h_end - h_start;
+    } catch (const std::exception& error) {
+      for (int mu = 0; mu < spacetime_dimensions; ++mu) U_[mu] = start_[mu];
+      throw HmcError("Latte: HMC trajectory " + std::to_string(next_trajectory_) + " failed: " + error.what() +
+                     "; the configuration before it is restored");
+    }
     if (!std::isfinite(record.delta_h)) {
       for (int mu = 0; mu < spacetime_dimensions; ++mu) U_[mu] = start_[mu];
       throw HmcError("Latte: HMC trajectory " + std::to_string(next_trajectory_) +

@@ -1,0 +1,131 @@
+// Hybrid Monte Carlo with two flavours of dynamical quarks
+// (solvers/qcd/pseudofermion_monomial.hpp) on nested time scales: the
+// integrator is reversible with the pseudofermion forces, the energy
+// violation scales as the step squared, and <exp(-dH)> = 1 in equilibrium.
+// Heavy quarks on 4^4 keep the solves short.
+
+#include <cmath>
+#include <vector>
+
+#include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "test_support.hpp"
+
+namespace latte::testing {
+namespace {
+
+double largest_difference(const GaugeField<double>& a, const GaugeField<double>& b) {
+  double worst = 0;
+  for (int mu = 0; mu < 4; ++mu) worst = std::max(worst, maxval(sqrt(localNorm2(a[mu] - b[mu]))));
+  return worst;
+}
+
+void copy_links(GaugeField<double>& to, const GaugeField<double>& from) {
+  for (int mu = 0; mu < 4; ++mu) to[mu] = from[mu];
+}
+
+class DynamicalHmc : public ::testing::Test {
+ protected:
+  // A configuration near equilibrium of the quenched action at beta = 5.6:
+  // a few trajectories from the unit field.
+  void thermalised_quenched() {
+    U.set_unit();
+    MolecularDynamics<double> md({{IntegratorScheme::omelyan, 4, {&gauge}}});
+    HybridMonteCarlo<double> hmc(U, md, {&gauge}, {1.0, 7, true, 3});
+    for (int i = 0; i < 8; ++i) hmc.trajectory();
+  }
+
+  Geometry geometry{{4, 4, 4, 4}};
+  GaugeField<double> U{geometry};
+  GaugeMonomial<double> gauge{GaugeAction::wilson(5.6)};
+  PseudofermionSolves tight{{1e-12, 100000, false}, {1e-12, 100000, false}};
+  WilsonFermions<double> wilson{0.4, FermionBoundary::antiperiodic_in_time()};
+  CloverFermions<double> clover{0.4, 1.2};
+};
+
+TEST_F(DynamicalHmc, NestedIntegratorWithPseudofermionsIsReversible) {
+  thermalised_quenched();
+  TwoFlavourMonomial<WilsonFermions<double>> wilson_quarks(geometry, wilson, true, tight);
+  TwoFlavourMonomial<CloverFermions<double>> clover_quarks(geometry, clover, true, tight);
+  CloverDeterminantMonomial<double> clover_det(clover.mass, clover.c_sw);
+  struct Case {
+    const char* name;
+    Monomial<double>* quarks;
+    std::vector<Monomial<double>*> inner;
+  };
+  for (const Case& c : {Case{"Wilson", &wilson_quarks, {&gauge}}, Case{"clover", &clover_quarks, {&gauge, &clover_det}}}) {
+    GaugeField<double> start(geometry);
+    copy_links(start, U);
+    AlgebraField<double> P(geometry), P_start(geometry);
+    refresh_momenta(P, 11);
+    copy_links(P_start, P);
+    c.quarks->refresh(U, 12);
+    MolecularDynamics<double> md({{IntegratorScheme::omelyan, 2, {c.quarks}}, {IntegratorScheme::leapfrog, 3, c.inner}});
+    md.integrate(U, P, 0.5);
+    EXPECT_GT(largest_difference(U, start), 0.05) << c.name << ": the links should move";
+    for (int mu = 0; mu < 4; ++mu) P[mu] = -P[mu];
+    md.integrate(U, P, 0.5);
+    EXPECT_LT(largest_difference(U, start), 1e-9) << c.name;
+    for (int mu = 0; mu < 4; ++mu) P[mu] = -P[mu];
+    EXPECT_LT(largest_difference(P, P_start), 1e-8) << c.name;
+    copy_links(U, start);
+  }
+}
+
+// The slope of log|dH| against log h by least squares.
+double slope_of_logs(const std::vector<double>& h, const std::vector<double>& dh) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(h.size());
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const double x = std::log(h[i]), y = std::log(std::abs(dh[i]));
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+TEST_F(DynamicalHmc, EnergyViolationScalesAsTheStepSquared) {
+  thermalised_quenched();
+  GaugeField<double> start(geometry);
+  copy_links(start, U);
+  TwoFlavourMonomial<CloverFermions<double>> quarks(geometry, clover, true, tight);
+  CloverDeterminantMonomial<double> clover_det(clover.mass, clover.c_sw);
+  std::vector<double> steps, violations;
+  for (const int n : {10, 20, 40}) {
+    copy_links(U, start);
+    // Every term on one level: the step of all forces is 1 / n.
+    MolecularDynamics<double> md({{IntegratorScheme::leapfrog, n, {&quarks, &clover_det, &gauge}}});
+    HybridMonteCarlo<double> hmc(U, md, {&quarks, &clover_det, &gauge}, {1.0, 21, false});
+    violations.push_back(hmc.trajectory().delta_h);
+    steps.push_back(1.0 / n);
+  }
+  EXPECT_NEAR(slope_of_logs(steps, violations), 2.0, 0.25)
+      << "|dH| = " << violations[0] << ", " << violations[1] << ", " << violations[2];
+}
+
+TEST_F(DynamicalHmc, ExpMinusDeltaHAveragesToOneInEquilibrium) {
+  thermalised_quenched();
+  TwoFlavourMonomial<WilsonFermions<double>> quarks(geometry, wilson, true);
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 3, {&quarks}}, {IntegratorScheme::omelyan, 2, {&gauge}}});
+  HybridMonteCarlo<double> hmc(U, md, {&quarks, &gauge}, {1.0, 2029, true});
+  for (int i = 0; i < 5; ++i) hmc.trajectory();  // the quarks' equilibrium
+  double mean = 0, square = 0;
+  int accepted = 0;
+  const int n = 40;
+  for (int i = 0; i < n; ++i) {
+    const TrajectoryRecord r = hmc.trajectory();
+    mean += r.exp_minus_delta_h;
+    square += r.exp_minus_delta_h * r.exp_minus_delta_h;
+    accepted += r.accepted;
+  }
+  mean /= n;
+  const double error = std::sqrt((square / n - mean * mean) / (n - 1));
+  EXPECT_NEAR(mean, 1.0, 2.5 * error + 0.01) << "<exp(-dH)> = " << mean << " +- " << error;
+  EXPECT_GT(accepted, n / 2);
+  EXPECT_GT(quarks.tally().iterations, 0);
+}
+
+}  // namespace
+}  // namespace latte::testing
