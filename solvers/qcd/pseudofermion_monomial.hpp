@@ -69,7 +69,7 @@ struct WilsonFermions {
   FermionBoundary boundary = FermionBoundary::periodic();
 
   Dirac dirac(const GaugeField<R, W>& U) const { return Dirac(U, mass, boundary); }
-  Schur schur(const GaugeField<R, W>& U) const { return Schur(U, mass, boundary); }
+  static Schur schur(const Dirac& M) { return Schur(M.gauge(), M.mass(), M.boundary()); }
   static const GaugeField<R, W>& hopping_links(const Dirac& M) { return M.links(); }
   std::string describe() const { return "Wilson, " + wilson_description(mass, boundary); }
 };
@@ -85,10 +85,10 @@ struct CloverFermions {
   double c_sw = 0;
   FermionBoundary boundary = FermionBoundary::periodic();
 
-  Dirac dirac(const GaugeField<R, W>& U) const { return Dirac(U, mass, c_sw); }
-  Schur schur(const GaugeField<R, W>& U) const { return Schur(dirac(U)); }
-  static const GaugeField<R, W>& hopping_links(const Dirac& M) { return M.gauge(); }
-  std::string describe() const { return "Wilson-clover, " + clover_description(mass, c_sw); }
+  Dirac dirac(const GaugeField<R, W>& U) const { return Dirac(U, mass, c_sw, boundary); }
+  static Schur schur(const Dirac& M) { return Schur(M); }
+  static const GaugeField<R, W>& hopping_links(const Dirac& M) { return M.links(); }
+  std::string describe() const { return "Wilson-clover, " + clover_description(mass, c_sw, boundary); }
 };
 
 template <class Fermions, class R = double, class W = DefaultWidth>
@@ -112,7 +112,7 @@ class TwoFlavourMonomial final : public Monomial<R, W> {
     eta = std::sqrt(0.5) * eta;
     const auto M = fermions_.dirac(U);
     if (even_odd_) {
-      const auto schur = fermions_.schur(U);
+      const auto schur = Fermions::schur(M);
       Field eta_even(phi_.geometry(), Uninitialized{});
       eta_even = pick(Parity::even, eta);
       schur.apply_dagger(phi_, eta_even);
@@ -130,9 +130,10 @@ class TwoFlavourMonomial final : public Monomial<R, W> {
       fresh_ = false;
       return start_action_;
     }
-    Field X(phi_.geometry());
-    if (even_odd_) solve(fermions_.schur(U), X, solves_.action);
-    else solve(fermions_.dirac(U), X, solves_.action);
+    Field X(phi_.geometry(), Uninitialized{});
+    const auto M = fermions_.dirac(U);
+    if (even_odd_) solve(Fermions::schur(M), X, solves_.action);
+    else solve(M, X, solves_.action);
     return real(innerProduct(phi_, X));
   }
 
@@ -141,8 +142,8 @@ class TwoFlavourMonomial final : public Monomial<R, W> {
     const auto M = fermions_.dirac(U);
     Field X(U.geometry(), Uninitialized{}), Y(U.geometry(), Uninitialized{});
     if (even_odd_) {
-      const auto schur = fermions_.schur(U);
-      Field X_even(phi_.geometry()), Y_even(phi_.geometry(), Uninitialized{});
+      const auto schur = Fermions::schur(M);
+      Field X_even(phi_.geometry(), Uninitialized{}), Y_even(phi_.geometry(), Uninitialized{});
       solve(schur, X_even, solves_.force);
       schur.apply(Y_even, X_even);
       Field X_odd(schur.odd_geometry(), Uninitialized{}), Y_odd(schur.odd_geometry(), Uninitialized{});

@@ -1,0 +1,45 @@
+// A short dynamical two-flavour clover chain and one clover even-odd solve,
+// printed bit for bit (hexadecimal floats: dH, plaquette and CG iterations
+// of every trajectory, the solve's iterations and the norm of its
+// solution), so that builds of different SIMD widths and backends, thread
+// counts and rank counts can be compared (compare_reduction_bits.sh
+// dynamical_bits). Not part of the test suite: each comparison needs
+// several builds.
+#include <cstdio>
+
+#include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/pseudofermion_monomial.hpp"
+
+using namespace latte;
+
+int main(int argc, char** argv) {
+  Environment environment(argc, argv);
+  const Geometry lattice({8, 8, 8, 8});
+  GaugeField<double> U(lattice);
+  {
+    AlgebraField<double> x(lattice);
+    refresh_momenta(x, 5);
+    for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.3 * x[mu]);
+  }
+  const FermionBoundary boundary = FermionBoundary::antiperiodic_in_time();
+  {
+    const CloverDirac<double> M(U, 0.1, 1.2, boundary);
+    const CloverEvenOdd<double> schur(M);
+    Lattice<Spinor<double>> x(lattice), b(lattice);
+    ParallelRng(7).gaussian(b);
+    const SolverReport report = solve_clover_even_odd(schur, M, x, b, SolverControl{1e-10, 10000, false});
+    if (environment.is_root()) std::printf("clover solve: %d iterations, |x|^2 %a\n", report.iterations, norm2(x));
+  }
+  GaugeMonomial<double> gauge(GaugeAction::wilson(5.6));
+  TwoFlavourMonomial<CloverFermions<double>> quarks(lattice, CloverFermions<double>{0.3, 1.0, boundary}, true);
+  CloverDeterminantMonomial<double> det(0.3, 1.0);
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 2, {&quarks}}, {IntegratorScheme::leapfrog, 2, {&gauge, &det}}});
+  HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {0.5, 2027, true});
+  for (int i = 0; i < 3; ++i) {
+    const long before = quarks.tally().iterations;
+    const TrajectoryRecord r = hmc.trajectory();
+    if (environment.is_root())
+      std::printf("trajectory %d: dH %a plaquette %a accepted %d CG %ld\n", i, r.delta_h, r.plaquette,
+                  r.accepted ? 1 : 0, quarks.tally().iterations - before);
+  }
+}
