@@ -14,9 +14,9 @@
 // gauge field as given, without the phases: every term of F_{mu nu} is a
 // closed loop (a plaquette), and a loop that crosses the boundary forward
 // in mu crosses it backward too, so e^{i pi theta_mu} and its conjugate
-// cancel in it. The phased links would give the same T up to rounding;
-// the unphased ones give it exactly, and one clover term serves every
-// boundary.
+// cancel in it. The phased links would give the same T up to the rounding
+// of the phases' products (tests/test_clover.cpp checks it); the unphased
+// ones need no copy, and one clover term serves every boundary.
 //
 // The actions below supply what the generic operators, Schur complement and
 // solves take (solvers/qcd/fermion_action.hpp); the hopping term is Wilson's.
