@@ -1,29 +1,35 @@
-// The pion correlator and its effective mass from a point-source Wilson
-// quark propagator, on the free field, a random ("hot") SU(3) gauge field or
-// a configuration read from a gauge file (NERSC, ILDG/SciDAC, openQCD or
-// MILC, told apart by content: solvers/qcd/gauge_file.hpp).
+// The pion correlator and its effective mass from a point-source Wilson or
+// Wilson-clover quark propagator, on the free field, a random ("hot") SU(3)
+// gauge field or a configuration read from a gauge file (NERSC, ILDG/SciDAC,
+// openQCD or MILC, told apart by content: solvers/qcd/gauge_file.hpp).
 //
 //   hadron_correlator --lattice 8 8 8 16 --mass 0.2 --gauge unit --out pion
 //   hadron_correlator --gauge config.nersc --source 0 0 0 4 --tolerance 1e-12
 //   hadron_correlator --gauge config.nersc --smear-steps 30 --smear-kappa 0.25 --smear-sink
 //   hadron_correlator --boundary periodic      # or twisted:a,b,c,d (theta_mu in units of pi)
+//   hadron_correlator --gauge config.nersc --csw 1.0 --mass -0.2
 //
 // It solves M S = eta for the 12 spin-colour columns of a point source
-// (solvers/qcd/propagator.hpp), sums tr[S S^+] over each timeslice
-// (solvers/qcd/hadron_correlators.hpp) and prints C(t) with the cosh and log
-// effective masses (solvers/qcd/effective_mass.hpp). With --smear-steps the
-// source is Wuppertal-smeared (solvers/qcd/source_smearing.hpp), and with
-// --smear-sink the sink too: a smeared source overlaps less with excited
-// states, so the effective mass reaches its plateau earlier. t counts timeslices
-// from the source's. It writes <out>.csv (t, C(t), cosh effective mass; nan
-// where there is none) and <out>.png: C(t) on a log scale, and the cosh
-// effective mass with the log one (for t < T/2) against t. The quarks are
-// antiperiodic in time unless --boundary says otherwise
-// (solvers/qcd/fermion_boundary.hpp).
+// (solvers/qcd/propagator.hpp), all 12 together through the even-odd Schur
+// complement; with --csw M is the Wilson-clover operator
+// (solvers/qcd/clover_action.hpp: its clover term from the gauge field, the
+// boundary phases on its hopping term), else Wilson's. It sums tr[S S^+]
+// over each timeslice (solvers/qcd/hadron_correlators.hpp) and prints C(t)
+// with the cosh and log effective masses (solvers/qcd/effective_mass.hpp).
+// With --smear-steps the source is Wuppertal-smeared
+// (solvers/qcd/source_smearing.hpp), and with --smear-sink the sink too: a
+// smeared source overlaps less with excited states, so the effective mass
+// reaches its plateau earlier. t counts timeslices from the source's. It
+// writes <out>.csv (t, C(t), cosh effective mass; nan where there is none)
+// and <out>.png: C(t) on a log scale, and the cosh effective mass with the
+// log one (for t < T/2) against t. The quarks are antiperiodic in time
+// unless --boundary says otherwise (solvers/qcd/fermion_boundary.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +38,7 @@
 #include "examples/plot_png.hpp"
 #include "lattice/report_file.hpp"
 #include "lattice/root_output.hpp"
+#include "solvers/qcd/clover_action.hpp"
 #include "solvers/qcd/effective_mass.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 #include "solvers/qcd/hadron_correlators.hpp"
@@ -45,6 +52,7 @@ using namespace latte;
 struct Options {
   Coordinate lattice{8, 8, 8, 16};
   double mass = 0.2;
+  double c_sw = 0;  // 0: the Wilson action
   std::string gauge = "unit";  // unit, random or a gauge file
   std::string boundary = "antiperiodic";  // the quarks' (parse_fermion_boundary)
   Coordinate source{0, 0, 0, 0};
@@ -60,8 +68,34 @@ struct Options {
 
 using latte::programs::number_text;
 
+// The clover propagator as point_propagator and smeared_point_propagator
+// make Wilson's (solvers/qcd/propagator.hpp, source_smearing.hpp): the 12
+// columns as one batch through the even-odd clover solve.
+PointPropagator<double> clover_point_propagator(const CloverDirac<double>& M, const GaugeField<double>& smearing_links,
+                                                const Coordinate& source, const WuppertalSmearing& source_smearing,
+                                                const WuppertalSmearing& sink_smearing,
+                                                const SolverControl& control) {
+  const CloverEvenOdd<double> schur(M);
+  Lattice<PropagatorSite<double>> sources(M.geometry());
+  point_source(sources, source);
+  if (source_smearing.steps > 0) wuppertal_smear(sources, smearing_links, source_smearing);
+  PointPropagator<double> propagator{Lattice<PropagatorSite<double>>(M.geometry()), {}};
+  propagator.field = zero;
+  propagator.report = solve_clover_even_odd(schur, M, propagator.field, sources, control);
+  if (sink_smearing.steps > 0) wuppertal_smear(propagator.field, smearing_links, sink_smearing);
+  return propagator;
+}
+
 int run(const Options& options) {
   const FermionBoundary boundary = parse_fermion_boundary(options.boundary);  // bad text: before any work
+  // c_sw = 1 is tree-level O(a) improvement, its nonperturbative values
+  // are larger; a negative one is no improvement of anything.
+  if (!(options.c_sw >= 0)) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", options.c_sw);
+    throw std::invalid_argument(std::string("--csw ") + value +
+                                ": the clover coefficient c_sw must be >= 0 (0: the Wilson action, 1: tree level)");
+  }
   // A configuration file brings its lattice, unless --lattice insists.
   const bool from_file = options.gauge != "unit" && options.gauge != "random";
   Geometry geometry(from_file && !options.lattice_given ? read_gauge_file_info(options.gauge).extents : options.lattice);
@@ -74,13 +108,23 @@ int run(const Options& options) {
   } else {
     read_gauge(U, options.gauge);
   }
-  const WilsonDirac<double> M(U, options.mass, boundary);
+  // Wilson's operator is built for c_sw = 0 alone, the clover one otherwise
+  // (its clover term is computed here: a c_sw too large for this field
+  // stops the program before any solve).
+  const bool clover = options.c_sw != 0;
+  std::unique_ptr<const WilsonDirac<double>> wilson;
+  std::unique_ptr<const CloverDirac<double>> clover_M;
+  if (clover)
+    clover_M = std::make_unique<const CloverDirac<double>>(U, options.mass, options.c_sw, boundary);
+  else
+    wilson = std::make_unique<const WilsonDirac<double>>(U, options.mass, boundary);
 
   std::printf("Pion correlator: lattice %s, m = %g, point source at %s, tolerance %g\n",
               to_string(geometry.dims()).c_str(), options.mass, to_string(options.source).c_str(), options.tolerance);
   std::printf("gauge field       %s%s\n", from_file ? "read from " : options.gauge == "unit" ? "unit (free field)" : "random SU(3)",
               from_file ? options.gauge.c_str() : "");
   std::printf("average plaquette %.12f\n", average_plaquette(U));
+  if (clover) std::printf("fermion action: Wilson-clover, m = %g, c_sw = %g\n", options.mass, options.c_sw);
   std::printf("fermion boundary: %s\n", boundary.describe().c_str());
 
   const WuppertalSmearing none{0.0, 0}, &sink = options.smear_sink ? options.smearing : none;
@@ -97,9 +141,11 @@ int run(const Options& options) {
                 options.link_smearing.steps, average_plaquette(smeared_links));
   }
   const SolverControl control{options.tolerance, options.max_iterations, false};
-  const auto [S, report] = options.smearing.steps > 0
-                               ? smeared_point_propagator(M, smeared_links, options.source, options.smearing, sink, control)
-                               : point_propagator(M, options.source, control);
+  const auto [S, report] =
+      clover ? clover_point_propagator(*clover_M, smeared_links, options.source, options.smearing, sink, control)
+      : options.smearing.steps > 0
+          ? smeared_point_propagator(*wilson, smeared_links, options.source, options.smearing, sink, control)
+          : point_propagator(*wilson, options.source, control);
   std::printf("iterations        %d   CG, all 12 columns\n", report.iterations);
   std::printf("true residual     %.6e   largest |eta - M S| / |eta| of a column\n", report.true_residual);
   std::printf("time              %.3f s\n", report.seconds);
@@ -139,11 +185,14 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
   Environment environment(argc, argv);  // under mpirun: the lattice spread over the ranks, rank 0 prints
-  programs::CommandLine cli{"Pion correlator and effective mass from a Wilson point-source propagator, written in Latte"};
+  programs::CommandLine cli{
+      "Pion correlator and effective mass from a Wilson or Wilson-clover point-source propagator, written in Latte"};
   Options options;
   cli.option("--lattice", options.lattice, "extents x y z t").expected(4);
   cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2");
   cli.option("--gauge", options.gauge, "unit (free field), random (hot SU(3)) or the path of a NERSC, ILDG/SciDAC, openQCD or MILC file");
+  cli.option("--csw", options.c_sw,
+             "clover coefficient c_sw >= 0 of the Wilson-clover action (0: the Wilson action; tree level 1)");
   cli.option("--boundary", options.boundary,
              "quark boundary: antiperiodic (in time), periodic or twisted:a,b,c,d (phases e^{i pi a} ... in x y z t)")
       .show_default();

@@ -2,8 +2,11 @@
 // against Wilson and against physics: c_sw = 0 and F = 0 give the Wilson
 // operator bit for bit, the clover term equals an explicit formula written
 // here from the gamma matrices and the plaquettes, gamma_5-hermiticity, the
-// blocks' inverse, even-odd and mixed-precision solves, gauge covariance.
-// Everything in double but the one mixed-precision solve, to keep this
+// blocks' inverse, even-odd and mixed-precision solves, gauge covariance;
+// and with a fermion boundary (antiperiodic in time): Wilson's operator
+// again at c_sw = 0, the even-odd solves against the unpreconditioned one,
+// gauge covariance of the propagator and a batch of right-hand sides.
+// Everything in double but the mixed-precision solves, to keep this
 // file's instantiations few.
 
 #include <Eigen/Dense>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "eigen_conversions.hpp"
+#include "solvers/qcd/boundary_links.hpp"
 #include "solvers/qcd/clover_action.hpp"
 #include "solvers/qcd/gauge_observables.hpp"
 #include "test_support.hpp"
@@ -278,6 +282,220 @@ TEST_F(Clover, PropagatorIsGaugeCovariantAndPionCorrelatorInvariant) {
     }
   }
   for (int t = 0; t < T; ++t) EXPECT_NEAR(after[t], before[t], 1e-11 * before[t]) << "t = " << t;
+}
+
+// With a fermion boundary. The quarks of the tests below are antiperiodic
+// in time, the usual choice.
+const FermionBoundary antiperiodic = FermionBoundary::antiperiodic_in_time();
+
+std::string clover_text(double mass, double csw) {
+  return "m = " + std::to_string(mass) + ", c_sw = " + std::to_string(csw);
+}
+
+TEST_F(Clover, CswZeroWithABoundaryIsWilsonBitForBit) {
+  // Both hopping terms read the same phased links, and T = 4 + m is applied
+  // with the products Wilson's (4 + m) psi makes, zeros added exactly.
+  const CloverDirac<double> clover(U, clover_mass, 0.0, antiperiodic);
+  const WilsonDirac<double> wilson(U, clover_mass, antiperiodic);
+  Lattice<Spinor<double>> a(geometry), b(geometry);
+  clover.apply(a, psi);
+  wilson.apply(b, psi);
+  EXPECT_TRUE(identical_fields(a, b)) << "M";
+  clover.apply_dagger(a, psi);
+  wilson.apply_dagger(b, psi);
+  EXPECT_TRUE(identical_fields(a, b)) << "M^+";
+  // The boundary is there: the periodic operator is another one.
+  const CloverDirac<double> periodic(U, clover_mass, 0.0);
+  clover.apply(a, psi);
+  periodic.apply(b, psi);
+  EXPECT_GT(norm2(a - b), 1e-3 * norm2(b));
+  EXPECT_EQ(clover.boundary(), antiperiodic);
+  EXPECT_EQ(&clover.gauge(), &U);
+  EXPECT_NE(&clover.links(), &U);   // the phased copy
+  EXPECT_EQ(&periodic.links(), &U);  // no copy
+  EXPECT_EQ(clover.action().describe(), clover_text(clover_mass, 0.0) + ", antiperiodic in time");
+  EXPECT_EQ(periodic.action().describe(), clover_text(clover_mass, 0.0));
+}
+
+TEST_F(Clover, UnitGaugeWithABoundaryIsWilsonForAnyCsw) {
+  // F = 0 exactly on the unit field (every plaquette is the product of unit
+  // matrices), so T = 4 + m and M is Wilson's to the bit.
+  U.set_unit();
+  const WilsonDirac<double> wilson(U, clover_mass, antiperiodic);
+  Lattice<Spinor<double>> a(geometry), b(geometry);
+  wilson.apply(b, psi);
+  for (const double csw : {1.0, 1.9}) {
+    const CloverDirac<double> clover(U, clover_mass, csw, antiperiodic);
+    clover.apply(a, psi);
+    EXPECT_TRUE(identical_fields(a, b)) << "c_sw = " << csw;
+  }
+}
+
+TEST_F(Clover, TermOfThePhasedLinksIsTheSameToRounding) {
+  // Every plaquette that crosses the boundary forward in mu crosses it
+  // backward too: the phases cancel in F, so computing T from the unphased
+  // links (as the operator does) loses nothing. A twist in every direction.
+  const FermionBoundary twisted = FermionBoundary::twisted(0.3, -0.7, 0.5, 1);
+  const BoundaryLinks<double> phased(U, twisted);
+  ASSERT_TRUE(phased.phased());
+  const CloverTerm<double> term(U, clover_mass, c_sw), term_phased(phased.links(), clover_mass, c_sw);
+  EXPECT_TRUE(fields_near(term_phased.term(), term.term(), 1e-14));
+  EXPECT_TRUE(fields_near(term_phased.inverse(), term.inverse(), 1e-13));
+}
+
+TEST_F(Clover, EvenOddSolvesWithABoundaryAgreeWithTheUnpreconditionedOne) {
+  const CloverDirac<double> M(U, clover_mass, c_sw, antiperiodic);
+  const SolverControl control{1e-11, 10000};
+  Lattice<Spinor<double>> x_plain(geometry), x(geometry);
+  x_plain = zero;
+  solve_wilson(M, x_plain, psi, control);  // CG on M^+ M, any operator
+  EXPECT_LE(relative_residual(M, x_plain, psi), control.tolerance);
+  // The solution is that of the antiperiodic operator, not the periodic one.
+  EXPECT_GT(relative_residual(CloverDirac<double>(U, M.shared_clover_term()), x_plain, psi), 1e-3);
+  const CloverEvenOdd<double> schur(M);
+  EXPECT_EQ(schur.boundary(), antiperiodic);
+  EXPECT_EQ(schur.action().parameters(), M.action().parameters());
+  const auto check = [&](const char* name) {
+    EXPECT_LE(relative_residual(M, x, psi), control.tolerance) << name;
+    EXPECT_TRUE(fields_near(x, x_plain, 1e-8)) << name;
+  };
+  x = zero;
+  solve_clover_even_odd(schur, M, x, psi, control);
+  check("even-odd");
+  if constexpr (mixed_precision_available<DefaultWidth>) {
+    const SingleCloverEvenOdd<DefaultWidth> single(M);
+    EXPECT_EQ(single.schur().boundary(), antiperiodic);
+    x = zero;
+    solve_clover_even_odd_mixed(schur, single.schur(), M, x, psi, control);
+    check("even-odd mixed");
+  }
+}
+
+TEST_F(Clover, SchurOperatorOfAnotherBoundaryIsRefused) {
+  const CloverDirac<double> M(U, clover_mass, c_sw, antiperiodic);
+  const CloverDirac<double> M_periodic(U, M.shared_clover_term());
+  const CloverEvenOdd<double> periodic_schur(M_periodic), schur(M);
+  Lattice<Spinor<double>> x(geometry);
+  x = zero;
+  const SolverControl control{1e-8, 100};
+  const std::string message =
+      error_of<GeometryMismatch>([&] { solve_clover_even_odd(periodic_schur, M, x, psi, control); });
+  EXPECT_NE(message.find("(" + clover_text(clover_mass, c_sw) + ", "), std::string::npos) << message;
+  EXPECT_NE(message.find("does not belong to M (" + clover_text(clover_mass, c_sw) + ", antiperiodic in time)"),
+            std::string::npos)
+      << message;
+  error_of<GeometryMismatch>([&] { solve_clover_even_odd(schur, M_periodic, x, psi, control); });
+  if constexpr (mixed_precision_available<DefaultWidth>) {
+    // A single-precision twin of another boundary is no twin.
+    const SingleCloverEvenOdd<DefaultWidth> periodic_single(M_periodic);
+    const std::string twin = error_of<GeometryMismatch>(
+        [&] { solve_clover_even_odd_mixed(schur, periodic_single.schur(), M, x, psi, control); });
+    EXPECT_NE(twin.find("is not the twin"), std::string::npos) << twin;
+  }
+}
+
+TEST_F(Clover, PropagatorWithABoundaryIsGaugeCovariant) {
+  // U'_mu(x) = g(x) U_mu(x) g^+(x + mu): the boundary phases are numbers and
+  // commute with g, so M' = g M g^+ with the boundary too, and the point
+  // propagator transforms as S'(x, 0) = g(x) S(x, 0) g^+(0); the pion
+  // correlator sum_x |S(x, 0)|^2 per timeslice does not change.
+  GaugeField<double> transformed(geometry);
+  for (int mu = 0; mu < 4; ++mu) transformed[mu] = U[mu];
+  Lattice<ColourMatrix<double>> g(geometry);
+  ParallelRng rng(29);
+  set_random_gauge_transformation(g, rng);
+  gauge_transform(transformed, g);
+  ASSERT_GT(norm2(transformed[3] - U[3]), 1.0);
+
+  const CloverDirac<double> M(U, clover_mass, c_sw, antiperiodic),
+      M_transformed(transformed, clover_mass, c_sw, antiperiodic);
+  const CloverEvenOdd<double> schur(M), schur_transformed(M_transformed);
+  const SolverControl control{1e-12, 10000};
+  const Coordinate source{0, 0, 0, 0};
+  // The 12 columns of S and S', each from its own solve.
+  std::vector<Lattice<Spinor<double>>> S, S_transformed;
+  Lattice<Spinor<double>> eta(geometry);
+  for (int k = 0; k < 12; ++k) {
+    Spinor<double> unit = zero_value<Spinor<double>>();
+    unit.v[k / 3].v[k % 3] = ComplexD(1.0, 0.0);
+    eta = zero;
+    poke(eta, source, unit);
+    S.emplace_back(geometry);
+    S.back() = zero;
+    solve_clover_even_odd(schur, M, S.back(), eta, control);
+    S_transformed.emplace_back(geometry);
+    S_transformed.back() = zero;
+    solve_clover_even_odd(schur_transformed, M_transformed, S_transformed.back(), eta, control);
+  }
+  // g acts on colour alone: 1_spin (x) g in the 12 x 12 spin-colour matrices.
+  const auto spin_colour = [](const Eigen::Matrix3cd& colour) {
+    Matrix12 m = Matrix12::Zero();
+    for (int s = 0; s < 4; ++s) m.block<3, 3>(3 * s, 3 * s) = colour;
+    return m;
+  };
+  const Matrix12 g_source_dagger = spin_colour(to_eigen(peek(g, source)).adjoint());
+  const int T = geometry.dims()[3];
+  std::vector<double> before(T, 0.0), after(T, 0.0);
+  double difference = 0, total = 0;
+  for_each_coordinate(geometry, [&](const Coordinate& x) {
+    Matrix12 s, s_transformed;
+    for (int k = 0; k < 12; ++k) {
+      s.col(k) = to_vector12(peek(S[k], x));
+      s_transformed.col(k) = to_vector12(peek(S_transformed[k], x));
+    }
+    const Matrix12 expected = spin_colour(to_eigen(peek(g, x))) * s * g_source_dagger;
+    difference += (s_transformed - expected).squaredNorm();
+    total += expected.squaredNorm();
+    before[x[3]] += s.squaredNorm();
+    after[x[3]] += s_transformed.squaredNorm();
+  });
+  EXPECT_LT(std::sqrt(difference / total), 1e-9);
+  for (int t = 0; t < T; ++t) EXPECT_NEAR(after[t], before[t], 1e-8 * before[t]) << "t = " << t;
+}
+
+TEST_F(Clover, BatchEvenOddSolveWithABoundaryMatchesSingleSolves) {
+  constexpr int N = 3;  // the batch size of the other multi-right-hand-side tests
+  const CloverDirac<double> M(U, clover_mass, c_sw, antiperiodic);
+  const CloverEvenOdd<double> schur(M);
+  Lattice<Spinor<double>> eta(geometry), single(geometry), out(geometry);
+  ParallelRng rng(89);
+  rng.gaussian(eta);
+  Lattice<MultiSpinor<double, N>> batch(geometry), batch_out(geometry), x(geometry);
+  batch = pack<MultiSpinor<double, N>>(psi, chi, eta);
+  // M on the batch is M on each right-hand side, to the bit.
+  M.apply(batch_out, batch);
+  Lattice<Spinor<double>> columns[N] = {Lattice<Spinor<double>>(geometry), Lattice<Spinor<double>>(geometry),
+                                        Lattice<Spinor<double>>(geometry)};
+  columns[0] = element<0>(batch_out);
+  columns[1] = element<1>(batch_out);
+  columns[2] = element<2>(batch_out);
+  const Lattice<Spinor<double>>* rhs[N] = {&psi, &chi, &eta};
+  for (int k = 0; k < N; ++k) {
+    M.apply(out, *rhs[k]);
+    EXPECT_TRUE(identical_fields(columns[k], out)) << "right-hand side " << k;
+  }
+  // One CG for the three: each right-hand side meets its tolerance with M
+  // and, as for Wilson's batches, takes the iterations of its single solve
+  // within one (the fused batch statements may round differently) and
+  // ends at its solution.
+  const SolverControl control{1e-10, 10000, false};
+  x = zero;
+  const SolverReport report = solve_clover_even_odd(schur, M, x, batch, control);
+  const std::vector<double> residuals = relative_residuals(M, x, batch);
+  ASSERT_EQ(residuals.size(), static_cast<std::size_t>(N));
+  ASSERT_EQ(report.rhs_iterations.size(), static_cast<std::size_t>(N));
+  EXPECT_EQ(report.rhs_true_residuals, residuals);
+  columns[0] = element<0>(x);
+  columns[1] = element<1>(x);
+  columns[2] = element<2>(x);
+  for (int k = 0; k < N; ++k) {
+    EXPECT_LE(residuals[k], control.tolerance) << "right-hand side " << k;
+    single = zero;
+    const SolverReport alone = solve_clover_even_odd(schur, M, single, *rhs[k], control);
+    EXPECT_NEAR(report.rhs_iterations[k], alone.iterations, 1) << "right-hand side " << k;
+    EXPECT_LT(std::sqrt(norm2(columns[k] - single) / norm2(single)), 10 * control.tolerance)
+        << "right-hand side " << k;
+  }
 }
 
 }  // namespace
