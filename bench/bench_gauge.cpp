@@ -9,7 +9,7 @@
 // clover quarks (kappa = 0.13, c_sw = 1, antiperiodic in time) even-odd
 // preconditioned, on a configuration thermalised by quenched heatbath
 // sweeps and two untimed dynamical trajectories; Omelyan, 5 pseudofermion
-// steps of 4 gauge (and clover log det) steps each; CG tolerances 1e-10
+// (and clover log det) steps of 4 gauge steps each; CG tolerances 1e-10
 // (action) and 1e-8 (force). Its line gives the seconds of the best
 // trajectory and, over all timed trajectories, the share of time in the CG
 // ("cg_share") and the CG iterations per trajectory. Its model counts every
@@ -119,7 +119,7 @@ void run_dynamical(int L, bench::Session& session) {
   TwoFlavourMonomial<CloverFermions<double>> quarks(
       geometry, CloverFermions<double>{mass, c_sw, FermionBoundary::antiperiodic_in_time()}, true);
   CloverDeterminantMonomial<double> det(mass, c_sw);
-  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 5, {&quarks}}, {IntegratorScheme::omelyan, 4, {&gauge, &det}}});
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 5, {&quarks, &det}}, {IntegratorScheme::omelyan, 4, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {1.0, 13, true});
   for (int i = 0; i < 2; ++i) hmc.trajectory();
   const SolveTally before = quarks.tally();
