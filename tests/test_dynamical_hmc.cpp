@@ -40,7 +40,7 @@ class DynamicalHmc : public ::testing::Test {
   GaugeMonomial<double> gauge{GaugeAction::wilson(5.6)};
   PseudofermionSolves tight{{1e-12, 100000, false}, {1e-12, 100000, false}};
   WilsonFermions<double> wilson{0.4, FermionBoundary::antiperiodic_in_time()};
-  CloverFermions<double> clover{0.4, 1.2};
+  CloverFermions<double> clover{0.4, 1.2, FermionBoundary::antiperiodic_in_time()};
 };
 
 TEST_F(DynamicalHmc, NestedIntegratorWithPseudofermionsIsReversible) {

@@ -78,11 +78,13 @@ TEST_F(FermionForce, WilsonPseudofermionForceIsTheDerivativeOfItsAction) {
 
 TEST_F(FermionForce, CloverPseudofermionForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 18);
-  const CloverFermions<double> fermions{0.2, 1.5};
-  for (const bool even_odd : {false, true}) {
-    TwoFlavourMonomial<CloverFermions<double>> monomial(geometry, fermions, even_odd, tight);
-    expect_force_is_derivative(monomial, even_odd ? "clover, even-odd" : "clover");
-  }
+  // Antiperiodic in time; twisted in every direction without even-odd.
+  const CloverFermions<double> antiperiodic{0.2, 1.5, FermionBoundary::antiperiodic_in_time()};
+  const CloverFermions<double> twisted{0.2, 1.5, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<CloverFermions<double>> even_odd(geometry, antiperiodic, true, tight);
+  expect_force_is_derivative(even_odd, "clover, antiperiodic, even-odd");
+  TwoFlavourMonomial<CloverFermions<double>> whole(geometry, twisted, false, tight);
+  expect_force_is_derivative(whole, "clover, twisted");
 }
 
 TEST_F(FermionForce, CloverLogDeterminantForceIsTheDerivativeOfItsAction) {
