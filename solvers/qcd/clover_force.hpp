@@ -33,6 +33,7 @@
 //   -2 sum_{x odd} log det T(x), -2 tr(T^-1 dT):
 //                                      Lambda_{ab} = -2 sum_{s,s'} (T^-1)_{(s a),(s' b)} S_{s' s}
 
+#include <algorithm>
 #include <cmath>
 
 #include "dsl/latte.hpp"
