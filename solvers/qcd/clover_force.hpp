@@ -118,7 +118,9 @@ struct CloverTraceInsertion {
       const CloverBlock<T>& h = inverse.v[block];
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j) {
-          const Complex<T> c(T(c_re[block][j][i]), T(c_im[block][j][i]));
+          // Braces: with parentheses nvcc reads T(c_re[block][j][i]) as a
+          // parameter declaration (the most vexing parse).
+          const Complex<T> c{static_cast<T>(c_re[block][j][i]), static_cast<T>(c_im[block][j][i])};
           for (int a = 0; a < colours; ++a)
             for (int b = 0; b < colours; ++b) {
               const int row = colours * i + a, column = colours * j + b;
