@@ -32,7 +32,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,10 +90,19 @@ double quark_mass(const Options& options) {
 // The two-flavour monomials of --fermions, owned here; none without quarks.
 struct DynamicalQuarks {
   std::unique_ptr<Monomial<double>> pseudofermion;
-  std::unique_ptr<Monomial<double>> clover_det;  // clover only: on the inner level
-  std::function<SolveTally()> tally = [] { return SolveTally{}; };
+  std::unique_ptr<Monomial<double>> clover_det;  // clover only
+  const SolveTally* solves = nullptr;             // the pseudofermion's
   std::string description;
+  SolveTally tally() const { return solves ? *solves : SolveTally{}; }
 };
+
+template <class Fermions>
+void add_pseudofermion(DynamicalQuarks& quarks, const Geometry& geometry, const Fermions& fermions,
+                       const PseudofermionSolves& solves) {
+  auto monomial = std::make_unique<TwoFlavourMonomial<Fermions>>(geometry, fermions, true, solves);
+  quarks.solves = &monomial->tally();
+  quarks.pseudofermion = std::move(monomial);
+}
 
 DynamicalQuarks make_quarks(const Options& options, const Geometry& geometry) {
   DynamicalQuarks quarks;
@@ -105,18 +113,10 @@ DynamicalQuarks make_quarks(const Options& options, const Geometry& geometry) {
   const FermionBoundary boundary = parse_fermion_boundary(options.boundary);
   const PseudofermionSolves solves{{options.action_tolerance, 100000, false}, {options.force_tolerance, 100000, false}};
   if (options.fermions == "wilson") {
-    auto monomial = std::make_unique<TwoFlavourMonomial<WilsonFermions<double>>>(
-        geometry, WilsonFermions<double>{mass, boundary}, true, solves);
-    auto* raw = monomial.get();
-    quarks.tally = [raw] { return raw->tally(); };
-    quarks.pseudofermion = std::move(monomial);
+    add_pseudofermion(quarks, geometry, WilsonFermions<double>{mass, boundary}, solves);
   } else {
     if (!(options.c_sw >= 0)) throw std::invalid_argument("--csw must be >= 0, not " + std::to_string(options.c_sw));
-    auto monomial = std::make_unique<TwoFlavourMonomial<CloverFermions<double>>>(
-        geometry, CloverFermions<double>{mass, options.c_sw, boundary}, true, solves);
-    auto* raw = monomial.get();
-    quarks.tally = [raw] { return raw->tally(); };
-    quarks.pseudofermion = std::move(monomial);
+    add_pseudofermion(quarks, geometry, CloverFermions<double>{mass, options.c_sw, boundary}, solves);
     quarks.clover_det = std::make_unique<CloverDeterminantMonomial<double>>(mass, options.c_sw);
   }
   quarks.description = quarks.pseudofermion->describe();

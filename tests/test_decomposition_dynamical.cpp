@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "decomposition_support.hpp"
+#include "hmc_test_support.hpp"
 #include "solvers/qcd/hmc.hpp"
 #include "solvers/qcd/pseudofermion_monomial.hpp"
 
@@ -26,9 +27,7 @@ struct DynamicalChain {
   explicit DynamicalChain(const Geometry& g)
       : U(g), quarks(g, fermions, true), hmc(U, md, {&quarks, &det, &gauge}, {0.5, 2027, true}) {
     // exp(0.3 X), X gaussian: a rough start on which the clover term stays positive.
-    AlgebraField<double> x(g);
-    refresh_momenta(x, 5);
-    for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.3 * x[mu]);
+    rough_gauge_field(U, 5, 0.3);
   }
 };
 

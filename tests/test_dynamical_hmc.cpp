@@ -7,18 +7,13 @@
 #include <cmath>
 #include <vector>
 
+#include "hmc_test_support.hpp"
 #include "solvers/qcd/hmc.hpp"
 #include "solvers/qcd/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
 namespace {
-
-double largest_difference(const GaugeField<double>& a, const GaugeField<double>& b) {
-  double worst = 0;
-  for (int mu = 0; mu < 4; ++mu) worst = std::max(worst, maxval(sqrt(localNorm2(a[mu] - b[mu]))));
-  return worst;
-}
 
 void copy_links(GaugeField<double>& to, const GaugeField<double>& from) {
   for (int mu = 0; mu < 4; ++mu) to[mu] = from[mu];
@@ -62,28 +57,14 @@ TEST_F(DynamicalHmc, NestedIntegratorWithPseudofermionsIsReversible) {
     c.quarks->refresh(U, 12);
     MolecularDynamics<double> md({{IntegratorScheme::omelyan, 2, {c.quarks}}, {IntegratorScheme::leapfrog, 3, c.inner}});
     md.integrate(U, P, 0.5);
-    EXPECT_GT(largest_difference(U, start), 0.05) << c.name << ": the links should move";
+    EXPECT_GT(largest_link_difference(U, start), 0.05) << c.name << ": the links should move";
     for (int mu = 0; mu < 4; ++mu) P[mu] = -P[mu];
     md.integrate(U, P, 0.5);
-    EXPECT_LT(largest_difference(U, start), 1e-9) << c.name;
+    EXPECT_LT(largest_link_difference(U, start), 1e-9) << c.name;
     for (int mu = 0; mu < 4; ++mu) P[mu] = -P[mu];
-    EXPECT_LT(largest_difference(P, P_start), 1e-8) << c.name;
+    EXPECT_LT(largest_link_difference(P, P_start), 1e-8) << c.name;
     copy_links(U, start);
   }
-}
-
-// The slope of log|dH| against log h by least squares.
-double slope_of_logs(const std::vector<double>& h, const std::vector<double>& dh) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(std::abs(dh[i]));
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 TEST_F(DynamicalHmc, EnergyViolationScalesAsTheStepSquared) {
@@ -101,7 +82,7 @@ TEST_F(DynamicalHmc, EnergyViolationScalesAsTheStepSquared) {
     violations.push_back(hmc.trajectory().delta_h);
     steps.push_back(1.0 / n);
   }
-  EXPECT_NEAR(slope_of_logs(steps, violations), 2.0, 0.25)
+  EXPECT_NEAR(log_log_slope(steps, violations), 2.0, 0.25)
       << "|dH| = " << violations[0] << ", " << violations[1] << ", " << violations[2];
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "hmc_test_support.hpp"
 #include "solvers/qcd/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
@@ -18,11 +19,7 @@ namespace {
 
 // A rough but not wild field: exp(0.35 X) with gaussian X on every link,
 // where the clover term at c_sw = 1.5, m = 0.2 stays positive definite.
-void moderately_rough_field(GaugeField<double>& U, std::uint64_t seed) {
-  AlgebraField<double> x(U.geometry());
-  refresh_momenta(x, seed);
-  for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.35 * x[mu]);
-}
+void moderately_rough_field(GaugeField<double>& U, std::uint64_t seed) { rough_gauge_field(U, seed, 0.35); }
 
 class FermionForce : public ::testing::Test {
  protected:

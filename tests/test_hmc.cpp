@@ -6,24 +6,15 @@
 
 #include <filesystem>
 
+#include "hmc_test_support.hpp"
 #include "solvers/qcd/hmc.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
 namespace {
 
-double largest_link_difference(const GaugeField<double>& a, const GaugeField<double>& b) {
-  double worst = 0;
-  for (int mu = 0; mu < 4; ++mu) worst = std::max(worst, maxval(sqrt(localNorm2(a[mu] - b[mu]))));
-  return worst;
-}
-
 // A rough field: exp(0.5 X) with gaussian X on every link.
-void rough_field(GaugeField<double>& U, std::uint64_t seed) {
-  AlgebraField<double> x(U.geometry());
-  refresh_momenta(x, seed);
-  for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.5 * x[mu]);
-}
+void rough_field(GaugeField<double>& U, std::uint64_t seed) { rough_gauge_field(U, seed, 0.5); }
 
 class Hmc : public ::testing::Test {
  protected:
@@ -60,20 +51,6 @@ TEST_F(Hmc, IntegratorsAreReversible) {
     for (int mu = 0; mu < 4; ++mu) P[mu] = -P[mu];
     EXPECT_LT(largest_link_difference(P, P_start), 1e-10) << c.name;
   }
-}
-
-// The slope of log|dH| against log h by least squares.
-double log_log_slope(const std::vector<double>& h, const std::vector<double>& dh) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(std::abs(dh[i]));
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 TEST_F(Hmc, EnergyViolationScalesAsTheStepSquared) {

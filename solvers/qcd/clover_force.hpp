@@ -49,15 +49,20 @@ namespace latte {
 // The insertions L_{mu nu} of the six planes mu < nu: the container of F.
 template <class R, class W = DefaultWidth> using CloverInsertion = CloverField<R, W>;
 
-// O_{mu nu} above for the insertion L of the ordered plane (mu, nu).
+// O_{mu nu} above for the insertion L of the ordered plane (mu, nu). W and
+// V are each used twice: bound once per site (let).
 template <class Links, class L>
 auto clover_insertion_path(const Links& U, const L& lambda, int mu, int nu) {
-  return U[mu] * (adj(upper_staple(U, mu, nu)) * lambda + shift(lambda, mu, +1) * adj(upper_staple(U, mu, nu)) +
-                  shift(U[nu], mu, +1) * shift(shift(lambda, mu, +1) * adj(U[mu]) + adj(U[mu]) * lambda, nu, +1) *
-                      adj(U[nu])) -
-         (lambda * lower_staple(U, mu, nu) + lower_staple(U, mu, nu) * shift(lambda, mu, +1) +
-          shift(adj(U[nu]) * (lambda * U[mu] + U[mu] * shift(lambda, mu, +1)) * shift(U[nu], mu, +1), nu, -1)) *
-             adj(U[mu]);
+  return let(adj(upper_staple(U, mu, nu)), [&](const auto& W) {
+    return let(lower_staple(U, mu, nu), [&](const auto& V) {
+      return U[mu] * (W * lambda + shift(lambda, mu, +1) * W +
+                      shift(U[nu], mu, +1) * shift(shift(lambda, mu, +1) * adj(U[mu]) + adj(U[mu]) * lambda, nu, +1) *
+                          adj(U[nu])) -
+             (lambda * V + V * shift(lambda, mu, +1) +
+              shift(adj(U[nu]) * (lambda * U[mu] + U[mu] * shift(lambda, mu, +1)) * shift(U[nu], mu, +1), nu, -1)) *
+                 adj(U[mu]);
+    });
+  });
 }
 
 // P_mu += coefficient Ta(O_mu) for every direction (coefficient = eps / 2
