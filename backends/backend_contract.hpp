@@ -3,9 +3,6 @@
 // backend B is a type with static members:
 //
 //   B::name, B::memory_side            which lowering, and where fields are read
-//   B::lowers_batches_by_rhs           statements on batches of right-hand sides
-//                                      run one right-hand side at a time within a
-//                                      site (dsl/batch_lowering.hpp)
 //   B::has_vectors<Real>(bytes)        whether fields of Real may have `bytes` per
 //                                      virtual-node vector
 //   B::synchronize()                   wait until issued statements are done
@@ -74,7 +71,6 @@ concept StatementBackend = requires(HaloItemsView items, const void* in, void* o
                                     const std::uint8_t* interior) {
   { B::name } -> std::convertible_to<const char*>;
   { B::memory_side } -> std::convertible_to<MemorySide>;
-  { B::lowers_batches_by_rhs } -> std::convertible_to<bool>;
   { B::template has_vectors<float>(16) } -> std::convertible_to<bool>;
   { B::traversal(StatementShape{}, SiteRange{}, layout, interior) } -> std::same_as<Traversal>;
   B::synchronize();

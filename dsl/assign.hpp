@@ -62,7 +62,7 @@ void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
   StatementPlan<Backend> plan(dst.layout());
   // Operands first: binding the destination for writing marks its other
   // copies stale, and an operand may be the destination itself.
-  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
+  const auto evaluator = prepare(lower_batches(node), plan);
   const auto view = destination_view<Backend>(dst, op);
   constexpr int N = Lattice<T, W>::nsimd;
   const AssignKernel<T, N, std::remove_const_t<decltype(evaluator)>, Op> kernel{{view.data}, evaluator};
@@ -120,8 +120,8 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
     return reduce<SumCombine, Backend>(reduce_node);
   }
   StatementPlan<Backend> plan(dst.layout());
-  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
-  const auto reduction_evaluator = prepare(lower_batches<Backend>(reduce_node), plan);
+  const auto evaluator = prepare(lower_batches(node), plan);
+  const auto reduction_evaluator = prepare(lower_batches(reduce_node), plan);
   const auto view = destination_view<Backend>(dst, op);
   constexpr int N = Lattice<T, W>::nsimd;
   using Evaluator = std::remove_const_t<decltype(evaluator)>;

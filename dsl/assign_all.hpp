@@ -37,7 +37,7 @@ void run(const SiteLayout& layout, Targets& targets, const Nodes& nodes, std::in
   StatementPlan<Backend> plan(layout);
   // Operands first: binding a destination for writing marks its other
   // copies stale, and an operand may be a destination itself.
-  const auto evaluators = std::make_tuple(prepare(lower_batches<Backend>(std::get<I>(nodes)), plan)...);
+  const auto evaluators = std::make_tuple(prepare(lower_batches(std::get<I>(nodes)), plan)...);
   const auto views = std::make_tuple(destination_view<Backend>(*std::get<I>(targets), AssignSet{})...);
   using Destinations = OperandPack<std::index_sequence<I...>,
                                    FieldAccess<typename std::remove_pointer_t<std::tuple_element_t<I, Targets>>::value_type,

@@ -101,7 +101,7 @@ void push_in_place(Lattice<T, W>& dst, const E& expression, const std::array<con
   std::array<const DisplacementTable*, K> tables{};
   std::array<HaloBuffers*, K> buffers{};
   StatementPlan<Backend> plan(layout);
-  const auto evaluator = prepare(lower_batches<Backend>(node), plan);  // operands first: the destination is one of them
+  const auto evaluator = prepare(lower_batches(node), plan);  // operands first: the destination is one of them
   auto view = dst.node();
   view.bind(side, Access::read_write);
   PushKernel<T, N, std::remove_const_t<decltype(evaluator)>, static_cast<int>(K)> kernel{{view.data}, evaluator, {}, {}, {}};

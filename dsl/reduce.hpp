@@ -31,7 +31,7 @@ auto reduce(const E& expression) {
   static_assert(!std::is_void_v<typename Node::real_type>, "Latte: a reduction needs at least one field in its expression");
   const SiteLayout& layout = *node.layout();
   StatementPlan<Backend> plan(layout);
-  const auto evaluator = prepare(lower_batches<Backend>(node), plan);
+  const auto evaluator = prepare(lower_batches(node), plan);
   using Evaluator = std::remove_const_t<decltype(evaluator)>;
   const ReduceKernel<Evaluator> kernel{evaluator};
   const StatementShape shape{StatementForm::reduce, false, 0, 0, Evaluator::bytes_read_per_site};

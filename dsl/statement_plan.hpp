@@ -57,10 +57,9 @@ namespace latte {
 template <class Backend>
 class StatementPlan {
  public:
-  // Halo uses per statement. D3Q27 has 26 shifts; a Wilson operator on a
-  // batch of N right-hand sides, evaluated one right-hand side at a time
-  // (dsl/batch_lowering.hpp), has 8 N: 96 for a 12-column propagator, each
-  // with its own (1/N-sized) messages.
+  // Halo uses per statement. D3Q27 has 26 shifts; a Wilson operator has 8,
+  // also on a batch of right-hand sides (dsl/batch_lowering.hpp: one halo
+  // holds the whole batch).
   static constexpr int capacity = 256;
 
   explicit StatementPlan(const SiteLayout& layout) : layout_(layout) { statement_evaluators().clear(); }
@@ -100,6 +99,9 @@ class StatementPlan {
   }
 
   bool has_halos() const { return count_ > 0; }
+  // Shifts of this statement that read halos (a shift of a batch of
+  // right-hand sides is one, its records holding the whole batch).
+  int halo_count() const { return count_; }
 
   // Bytes this rank sends per run of the statement (all its halos).
   std::int64_t halo_bytes() const {

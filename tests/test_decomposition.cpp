@@ -168,6 +168,26 @@ TEST(Decomposition, LargeSitesInTiledOrderMatchOneRank) {
   });
 }
 
+// A shift of a batch of right-hand sides, evaluated one right-hand side at
+// a time (dsl/batch_lowering.hpp), exchanges one halo holding the whole
+// batch: as many halos as the same statement on one spinor field, each 24
+// times its bytes.
+TEST(Decomposition, ABatchShiftHasOneHaloHoldingTheWholeBatch) {
+  using Batch24 = MultiSpinor<double, 24>;
+  int with_halos = 0;
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    Lattice<Spinor<double>> psi(g);
+    Lattice<Batch24> batch(g);
+    StatementPlan<backend::Default> plan(psi.layout()), batch_plan(batch.layout());
+    (void)prepare(lower_batches(as_node(shift(psi, 0, +1) + shift(psi, 3, -1) - psi)), plan);
+    (void)prepare(lower_batches(as_node(shift(batch, 0, +1) + shift(batch, 3, -1) - batch)), batch_plan);
+    EXPECT_EQ(batch_plan.halo_count(), plan.halo_count());
+    EXPECT_EQ(batch_plan.halo_bytes(), 24 * plan.halo_bytes());
+    with_halos += plan.halo_count() > 0;
+  });
+  EXPECT_GT(with_halos, 0) << "no decomposition exchanged halos";
+}
+
 TEST(Decomposition, EveryReductionHasTheBitsOfOneRank) {
   const Geometry whole = replicated(lattice4);
   for_each_decomposition(lattice4, [&](const Geometry& g) {

@@ -12,8 +12,8 @@ namespace latte::testing {
 namespace {
 
 // The statement M psi of the Wilson operator, as WilsonDirac writes it.
-template <class R, class W>
-auto wilson_m(const GaugeField<R, W>& U, const Lattice<Spinor<R>, W>& psi, double mass) {
+template <class R, class W, class Psi>
+auto wilson_m(const GaugeField<R, W>& U, const Lattice<Psi, W>& psi, double mass) {
   return as_node((4.0 + mass) * psi - 0.5 * wilson_hopping<+1>(U, psi));
 }
 
@@ -31,6 +31,25 @@ TEST(Evaluators, PreparedWilsonOperatorHoldsOnlyWhatItsKernelReads) {
   EXPECT_LE(sizeof(evaluator), 600u) << "the prepared Wilson M evaluator takes " << sizeof(evaluator) << " bytes";
   EXPECT_LT(sizeof(evaluator), sizeof(node)) << "node " << sizeof(node) << " bytes, evaluator " << sizeof(evaluator);
   std::printf("Wilson M: node %zu bytes, prepared evaluator %zu bytes\n", sizeof(node), sizeof(evaluator));
+}
+
+// On a batch of right-hand sides the statement runs one right-hand side's
+// evaluator N times per site (dsl/batch_lowering.hpp), with the index on
+// the site: the kernel's parameters are those of one right-hand side, on
+// every backend.
+TEST(Evaluators, PreparedBatchOperatorIsTheSizeOfOneRightHandSides) {
+  const Geometry geometry{{4, 4, 4, 8}};
+  GaugeField<double> U(geometry);
+  Lattice<Spinor<double>> psi(geometry);
+  Lattice<MultiSpinor<double, 12>> batch(geometry);
+  StatementPlan<backend::Default> plan(psi.layout());
+  const auto single = prepare(lower_batches(wilson_m(U, psi, 0.1)), plan);
+  StatementPlan<backend::Default> batch_plan(batch.layout());
+  const auto twelve = prepare(lower_batches(wilson_m(U, batch, 0.1)), batch_plan);
+  static_assert(std::is_trivially_copyable_v<decltype(twelve)>);
+  EXPECT_EQ(sizeof(twelve), sizeof(single)) << "12 right-hand sides: " << sizeof(twelve) << " bytes, one: " << sizeof(single);
+  std::printf("Wilson M: prepared evaluator %zu bytes for one right-hand side, %zu bytes for a batch of 12\n",
+              sizeof(single), sizeof(twelve));
 }
 
 // A functor with state: x -> slope x + offset.

@@ -27,8 +27,6 @@ namespace latte::backend {
 
 struct Cpu {
   static constexpr const char* name = "cpu";
-  // Statements on batches of right-hand sides: one right-hand side at a time within a site (dsl/batch_lowering.hpp).
-  static constexpr bool lowers_batches_by_rhs = true;
   // Whether fields of Real may have `bytes` per virtual-node vector: one lane (the scalar layout) or a vector of at least 16 bytes (SSE2).
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes == static_cast<int>(sizeof(Real)) || bytes >= 16; }
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).

@@ -30,8 +30,6 @@ namespace latte::backend {
 
 struct Cuda {
   static constexpr const char* name = "cuda";
-  // Statements on batches of right-hand sides: whole batches per thread: one evaluator per right-hand side would pass N times the kernel parameters.
-  static constexpr bool lowers_batches_by_rhs = false;
   // Whether fields of Real may have `bytes` per virtual-node vector: lanes are threads: any whole number of them.
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes % static_cast<int>(sizeof(Real)) == 0; }
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).

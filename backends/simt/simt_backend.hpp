@@ -21,8 +21,6 @@ namespace latte::backend {
 
 struct Simt {
   static constexpr const char* name = "simt";
-  // Statements on batches of right-hand sides: as the cpu backend, so that its per-lane code checks that lowering.
-  static constexpr bool lowers_batches_by_rhs = true;
   // Whether fields of Real may have `bytes` per virtual-node vector: lanes are plain reals: any whole number of them.
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes % static_cast<int>(sizeof(Real)) == 0; }
   // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).

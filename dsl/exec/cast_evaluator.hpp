@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "dsl/exec/prepare.hpp"
+#include "dsl/exec/rhs_site.hpp"
 #include "dsl/precision_cast.hpp"
 #include "lattice/site_index.hpp"
 
@@ -40,15 +41,15 @@ struct CastEvaluator {
   }
 
  private:
-  // The same site, seen by the operand's precision.
+  // The same site (and right-hand side), seen by the operand's precision.
   template <class Site>
   LATTE_INLINE static auto source_site(const Site& s) {
     if constexpr (Site::is_vector) {
       using Ops = typename Site::ops_type;
       using FromVector = typename Ops::template vector_for<From, nsimd>;
-      return VectorSite<FromVector, From, Ops>{s.outer};
+      return with_rhs_of(s, VectorSite<FromVector, From, Ops>{s.outer});
     } else {
-      return LaneSite<From>{s.outer, s.lane};
+      return with_rhs_of(s, LaneSite<From>{s.outer, s.lane});
     }
   }
 };

@@ -17,6 +17,11 @@
 // At an interior site a one-step shift's neighbour is a fixed offset away in
 // the same lanes: neither table is read, which spares a statement with many
 // shifts two table streams per shift (lattice Boltzmann: 36 for D3Q19).
+//
+// A shift of one right-hand side of a batch (RhsBatch > 0,
+// dsl/batch_lowering.hpp) keeps the right-hand side index of its site at the
+// neighbour, and its halo records hold the operand's whole batch (one halo
+// per batch, packed by RhsGather): it reads element s.rhs of them.
 
 #include <cstdint>
 #include <stdexcept>
@@ -25,13 +30,15 @@
 #include "dsl/checkerboard.hpp"
 #include "dsl/exec/let_site.hpp"
 #include "dsl/exec/prepare.hpp"
+#include "dsl/exec/rhs_loop_evaluator.hpp"
+#include "dsl/exec/rhs_site.hpp"
 #include "dsl/shift.hpp"
 #include "lattice/field_access.hpp"
 #include "lattice/halo_exchange.hpp"
 
 namespace latte {
 
-template <class E>
+template <class E, int RhsBatch = 0>
 struct ShiftEvaluator {
   using value_type = typename E::value_type;
   using real_type = typename E::real_type;
@@ -42,9 +49,13 @@ struct ShiftEvaluator {
   // Only values made of reals travel through halos (not comparison masks).
   static constexpr bool holds_reals = std::is_floating_point_v<real_of_t<value_type>>;
 
+  // A halo record: the operand's value, or its whole batch.
+  static constexpr int halo_record_words = (RhsBatch > 0 ? RhsBatch : 1) * words_v<halo_value>;
+  using HaloRecords = FieldAccess<halo_value, nsimd, halo_record_words>;
+
   E operand;
   DisplacementView table;
-  FieldAccess<halo_value, nsimd> halo;  // the halo's records, where the table has a halo
+  HaloRecords halo;  // the halo's records, where the table has a halo
 
   // The neighbour is a plain site: values bound by a let are this site's.
   template <class Site>
@@ -52,17 +63,17 @@ struct ShiftEvaluator {
     using Plain = plain_site_t<Site>;
     if constexpr (Site::is_vector) {
       if (s.interior && table.interior_regular) {
-        operand.prefetch(Plain{s.outer + table.interior_offset});
+        operand.prefetch(with_rhs_of(s, Plain{s.outer + table.interior_offset}));
         return;
       }
     }
-    operand.prefetch(Plain{table.neighbour[s.outer]});
+    operand.prefetch(with_rhs_of(s, Plain{table.neighbour[s.outer]}));
   }
 
   template <class Site>
   LATTE_INLINE auto eval(const Site& s) const {
     using Plain = plain_site_t<Site>;
-    using Value = std::remove_cvref_t<decltype(operand.eval(Plain{s.outer}))>;
+    using Value = std::remove_cvref_t<decltype(operand.eval(with_rhs_of(s, Plain{s.outer})))>;
     std::int64_t neighbour;
     int permutation;
     bool interior = false;
@@ -75,18 +86,25 @@ struct ShiftEvaluator {
       permutation = table.permutation[s.outer];
       if constexpr (holds_reals) {
         if (permutation == DisplacementTable::halo_entry) [[unlikely]] {
-          if constexpr (Site::is_vector) return Value(halo.load(Plain{neighbour}));
-          else return Value(halo.load(Plain{neighbour, s.lane}));
+          if constexpr (Site::is_vector) return Value(halo_records(s).load(Plain{neighbour}));
+          else return Value(halo_records(s).load(Plain{neighbour, s.lane}));
         }
       }
     }
     if constexpr (Site::is_vector) {
-      Value value = operand.eval(Plain{neighbour});
+      Value value = operand.eval(with_rhs_of(s, Plain{neighbour}));
       if (permutation != 0) Site::permute(value, table.lane_map(permutation));
       return value;
     } else {
-      return Value(operand.eval(Plain{neighbour, table.lane_map(permutation)[s.lane]}));
+      return Value(operand.eval(with_rhs_of(s, Plain{neighbour, table.lane_map(permutation)[s.lane]})));
     }
+  }
+
+ private:
+  template <class Site>
+  LATTE_INLINE HaloRecords halo_records(const Site& s) const {
+    if constexpr (RhsBatch > 0) return {halo.data + s.rhs * std::int64_t(words_v<halo_value>) * nsimd};
+    else return halo;
   }
 };
 
@@ -95,10 +113,14 @@ auto make_evaluator(const Shift<E>& node, Context& context) {
   context.enter_shift();
   auto operand = make_evaluator(node.operand, context);
   context.leave_shift();
-  using Evaluator = ShiftEvaluator<decltype(operand)>;
+  constexpr int rhs_batch = rhs_batch_v<E>;
+  using Evaluator = ShiftEvaluator<decltype(operand), rhs_batch>;
   Evaluator evaluator{operand, FieldMemory::table_view(*node.source, context.side()), {nullptr}};
   if (node.source->halo) {
-    if constexpr (Evaluator::holds_reals)
+    if constexpr (Evaluator::holds_reals && rhs_batch > 0)
+      evaluator.halo.data =
+          context.add_remote(RhsGather<decltype(operand), rhs_batch>{evaluator.operand}, *node.source->halo);
+    else if constexpr (Evaluator::holds_reals)
       evaluator.halo.data = context.add_remote(evaluator.operand, *node.source->halo);
     else
       throw std::invalid_argument("Latte: a shift across ranks of a value that is not made of reals (a mask)");
