@@ -1,0 +1,255 @@
+// The temperature as a second lattice-Boltzmann distribution
+// (solvers/lbm/thermal.hpp, D2Q5 and D3Q7): conduction between plates at
+// fixed temperatures is linear to round-off; a diffusing, drifting
+// Gaussian in a periodic box follows the analytic solution at second
+// order; the total temperature is conserved in a periodic box with a
+// moving fluid driven by its own buoyancy (boussinesq.hpp) and inside
+// adiabatic walls; the Nusselt number (nusselt.hpp) is 1 in conduction and
+// the reduction equals a sum written out here. Every reference below is
+// computed in the test from the continuum solution, not from the solver.
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "solvers/lbm/boussinesq.hpp"
+#include "solvers/lbm/nusselt.hpp"
+#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/thermal.hpp"
+#include "test_support.hpp"
+
+namespace latte::testing {
+namespace {
+
+using namespace latte::lbm;
+using Heat2 = ThermalSimulation<D2Q5, double, VectorWidth>;
+using Heat3 = ThermalSimulation<D3Q7, double, VectorWidth>;
+using BuoyantFlow = Simulation<D2Q9, double, Bgk, VectorWidth>;
+
+// T at every site, read back through a stored field.
+template <class Heat>
+typename Heat::ScalarField stored_temperature(const Heat& heat) {
+  typename Heat::ScalarField t(heat.geometry());
+  t = heat.temperature();
+  return t;
+}
+
+// Plates normal to `axis` on the first and last layer of cells: the first
+// at t_hot, the last at t_cold; between them H = n - 2 fluid layers, the
+// walls half-way between the solid and fluid layers, at 0.5 and n - 1.5.
+template <class Boundary>
+void mark_plates(Boundary& b, int axis, int n, double t_hot, double t_cold) {
+  mark_fixed_temperature(b, [&](const Coordinate& x) { return x[axis] == 0; }, t_hot);
+  mark_fixed_temperature(b, [&](const Coordinate& x) { return x[axis] == n - 1; }, t_cold);
+}
+
+// The conduction profile, linear between the walls' positions.
+double conduction_profile(int k, int n, double t_hot, double t_cold) {
+  return t_hot + (t_cold - t_hot) * (k - 0.5) / (n - 2);
+}
+
+// Steps for the slowest mode between the plates, exp(-alpha (pi / H)^2 t),
+// to fall below 1e-15 of its start.
+long steps_to_conduction(int n, double alpha) {
+  const double rate = alpha * std::pow(std::numbers::pi / (n - 2), 2);
+  return static_cast<long>(std::ceil(35.0 / rate));
+}
+
+// Anti-bounce-back returns the exact populations of a linear profile at
+// rest (thermal_walls.hpp), so the steady state is the continuum's to
+// round-off, not merely at second order.
+TEST(LbmThermal, ConductionBetweenPlatesIsLinearToRoundOff2D) {
+  const int nx = 4, ny = 16;
+  const double t_hot = 1.5, t_cold = 0.5, tau = 0.8;
+  Heat2 heat(Geometry({nx, ny}), tau);
+  Heat2::Boundary plates(heat.geometry());
+  mark_plates(plates, 1, ny, t_hot, t_cold);
+  heat.set_boundary(plates);
+  heat.initialise(1.0);
+  const RealVector<double, 2> at_rest{};
+  heat.run(at_rest, steps_to_conduction(ny, heat.diffusivity()));
+  const auto t = stored_temperature(heat);
+  double largest = 0;
+  for (int x = 0; x < nx; ++x)
+    for (int y = 1; y < ny - 1; ++y)
+      largest = std::max(largest, std::abs(peek(t, {x, y}) - conduction_profile(y, ny, t_hot, t_cold)));
+  std::printf("D2Q5 conduction, %d x %d cells, %ld steps: largest |T - T_linear| = %.3e\n", nx, ny, heat.time(),
+              largest);
+  EXPECT_LT(largest, 1e-12);
+
+  Heat2::VectorField still(heat.geometry());
+  const NusseltSetup setup{heat.diffusivity(), t_hot - t_cold, ny - 2.0};
+  EXPECT_DOUBLE_EQ(nusselt_number<1>(heat.temperature(), still, plates, setup), 1.0);
+}
+
+TEST(LbmThermal, ConductionBetweenPlatesIsLinearToRoundOff3D) {
+  const int n = 4, nz = 12;
+  const double t_hot = 2.0, t_cold = -1.0, tau = 0.7;
+  Heat3 heat(Geometry({n, n, nz}), tau);
+  Heat3::Boundary plates(heat.geometry());
+  mark_plates(plates, 2, nz, t_hot, t_cold);
+  heat.set_boundary(plates);
+  heat.initialise(0.0);
+  heat.run(RealVector<double, 3>{}, steps_to_conduction(nz, heat.diffusivity()));
+  const auto t = stored_temperature(heat);
+  double largest = 0;
+  for (int x = 0; x < n; ++x)
+    for (int y = 0; y < n; ++y)
+      for (int z = 1; z < nz - 1; ++z)
+        largest = std::max(largest, std::abs(peek(t, {x, y, z}) - conduction_profile(z, nz, t_hot, t_cold)));
+  std::printf("D3Q7 conduction, %d x %d x %d cells, %ld steps: largest |T - T_linear| = %.3e\n", n, n, nz,
+              heat.time(), largest);
+  EXPECT_LT(largest, 1e-12);
+}
+
+// A Gaussian of variance s0^2 in a periodic box of n^2 cells, carried at
+// the uniform velocity u: the continuum solution is the sum over periodic
+// images of T0 + A (s0^2 / s^2) exp(-|x - x0 - u t - n k|^2 / (2 s^2)) with
+// s^2 = s0^2 + 2 alpha t (2-D: the amplitude falls as 1/s^2).
+double periodic_gaussian(double x, double y, double cx, double cy, double variance, double initial_variance,
+                         int n) {
+  double value = 0;
+  for (int kx = -2; kx <= 2; ++kx)
+    for (int ky = -2; ky <= 2; ++ky) {
+      const double dx = x - cx + kx * n, dy = y - cy + ky * n;
+      value += std::exp(-(dx * dx + dy * dy) / (2 * variance));
+    }
+  return 1.0 + 0.5 * initial_variance / variance * value;
+}
+
+// The relative L2 error of the lattice's T at time t against the
+// continuum's, on n^2 cells; the initial variance, the time and the
+// velocity follow diffusive scaling (s0 ~ n, t ~ n^2, u ~ 1/n), so the
+// error falls as 1/n^2.
+double drifting_gaussian_error(int n, double tau) {
+  const double s0 = n / 8.0, initial_variance = s0 * s0;
+  const double ux = 1.6 / n, uy = 0.8 / n;
+  Heat2 heat(Geometry({n, n}), tau);
+  const double alpha = heat.diffusivity();
+  const long steps = std::lround(initial_variance / (2 * alpha));  // the variance doubles
+  const double c0 = n / 2.0;
+  Heat2::ScalarField t0(heat.geometry());
+  fill(t0, [&](const Coordinate& x) {
+    return periodic_gaussian(x[0], x[1], c0, c0, initial_variance, initial_variance, n);
+  });
+  const RealVector<double, 2> u{{ux, uy}};
+  heat.initialise(t0, u);
+  heat.run(u, steps);
+  const double time = static_cast<double>(steps), variance = initial_variance + 2 * alpha * time;
+  const auto t = stored_temperature(heat);
+  double error = 0, norm = 0;
+  for (int x = 0; x < n; ++x)
+    for (int y = 0; y < n; ++y) {
+      const double exact = periodic_gaussian(x, y, c0 + ux * time, c0 + uy * time, variance, initial_variance, n);
+      error += std::pow(peek(t, {x, y}) - exact, 2);
+      norm += std::pow(exact - 1.0, 2);
+    }
+  const double relative = std::sqrt(error / norm);
+  std::printf("D2Q5 drifting Gaussian, tau_T %.2f, %d^2 cells, %ld steps: relative L2 error %.3e\n", tau, n, steps,
+              relative);
+  return relative;
+}
+
+TEST(LbmThermal, DriftingGaussianConvergesAtSecondOrder) {
+  const double tau = 0.8;
+  const double coarse = drifting_gaussian_error(32, tau);
+  const double fine = drifting_gaussian_error(64, tau);
+  const double order = std::log2(coarse / fine);
+  std::printf("observed order of convergence %.3f\n", order);
+  EXPECT_LT(fine, 1e-2);
+  EXPECT_NEAR(order, 2.0, 0.2);
+}
+
+// Streaming moves every population to another site and the collision
+// conserves sum_i g_i at each site, so in a periodic box the total
+// temperature stays what it was, to round-off, however the fluid moves.
+// Here the fluid is driven by the temperature itself (the Boussinesq force
+// through the flow's force field), which also checks the coupling: the
+// force field is -rho0 beta (T - T_ref) g at every site after a step.
+TEST(LbmThermal, TotalTemperatureIsConservedInABuoyantPeriodicFlow) {
+  const int nx = 16, ny = 16;
+  const Geometry geometry({nx, ny});
+  Parameters p;
+  p.tau = 0.8;
+  BuoyantFlow flow(geometry, p);
+  Heat2 heat(geometry, 0.9);
+  Heat2::ScalarField t0(geometry);
+  fill(t0, [&](const Coordinate& x) {
+    return 1.0 + 0.2 * std::sin(2 * std::numbers::pi * x[0] / nx) * std::cos(2 * std::numbers::pi * x[1] / ny);
+  });
+  heat.initialise(t0, RealVector<double, 2>{});
+  Boussinesq buoyancy;
+  buoyancy.reference_density = 1.0;
+  buoyancy.expansion = 0.5;
+  buoyancy.reference_temperature = 1.0;
+  buoyancy.gravity = {0.0, -2e-3, 0.0};
+  set_buoyancy(flow, heat, buoyancy);
+  const double total0 = heat.total();
+  // The perturbation diffuses away at alpha k^2 ~ 0.04 per step and the
+  // flow it drives then decays: 120 steps see the fluid at its fastest.
+  double fastest = 0;
+  for (int s = 0; s < 120; ++s) {
+    coupled_step(flow, heat, buoyancy);
+    fastest = std::max(fastest, flow.max_speed());
+  }
+  const double drift = std::abs(heat.total() - total0) / total0;
+  std::printf("buoyant periodic flow, %d x %d cells, %ld steps: largest |u| %.3e, relative change of sum T %.3e\n",
+              nx, ny, heat.time(), fastest, drift);
+  EXPECT_GT(fastest, 5e-4);  // the fluid moves
+  EXPECT_LT(drift, 1e-13);
+
+  const auto t = stored_temperature(heat);
+  for (const Coordinate& x : {Coordinate{0, 0}, Coordinate{3, 7}, Coordinate{15, 11}}) {
+    const double expected = -1.0 * 0.5 * (peek(t, x) - 1.0) * -2e-3;
+    const auto force = peek(flow.force_field(), x);
+    EXPECT_DOUBLE_EQ(force.v[0], 0.0);
+    EXPECT_NEAR(force.v[1], expected, 1e-18) << to_string(x);
+  }
+}
+
+// Adiabatic walls return what reaches them: inside a closed box the heat of
+// the fluid stays constant while the temperature evens out.
+TEST(LbmThermal, AdiabaticBoxKeepsItsHeat) {
+  const int n = 16;
+  Heat2 heat(Geometry({n, n}), 0.9);
+  Heat2::Boundary box(heat.geometry());
+  mark_adiabatic(box, [&](const Coordinate& x) { return x[0] == 0 || x[1] == 0 || x[0] == n - 1 || x[1] == n - 1; });
+  heat.set_boundary(box);
+  Heat2::ScalarField t0(heat.geometry());
+  fill(t0, [&](const Coordinate& x) { return x[0] < n / 2 ? 2.0 : 1.0; });
+  heat.initialise(t0, RealVector<double, 2>{});
+  const auto fluid_heat = [&] { return sum(where(element<0>(box), 0.0, heat.temperature())); };
+  const double heat0 = fluid_heat();
+  heat.run(RealVector<double, 2>{}, 3000);
+  const auto t = stored_temperature(heat);
+  const double mean = heat0 / ((n - 2) * (n - 2));
+  std::printf("adiabatic box: relative change of the fluid's heat %.3e, T(1, 1) - mean %.3e\n",
+              std::abs(fluid_heat() - heat0) / heat0, peek(t, {1, 1}) - mean);
+  EXPECT_NEAR(fluid_heat(), heat0, 1e-12 * heat0);
+  EXPECT_NEAR(peek(t, {1, 1}), mean, 1e-6);
+  EXPECT_NEAR(peek(t, {n - 2, n - 2}), mean, 1e-6);
+}
+
+// The Nusselt number's reduction against the sum written out: with u_y = U
+// and T = T(y) the convective part is U <T> over the fluid.
+TEST(LbmThermal, NusseltNumberIsOnePlusTheMeanConvectiveFlux) {
+  const int nx = 4, ny = 16;
+  const double t_hot = 1.5, t_cold = 0.5, alpha = 0.1, uy = 0.01;
+  const Geometry geometry({nx, ny});
+  Heat2::Boundary plates(geometry);
+  mark_plates(plates, 1, ny, t_hot, t_cold);
+  Heat2::ScalarField t(geometry);
+  fill(t, [&](const Coordinate& x) { return 1.0 + 0.1 * x[1] * x[1] + 0.01 * x[0]; });
+  Heat2::VectorField u(geometry);
+  u = RealVector<double, 2>{{0.0, uy}};
+  double convective = 0;
+  for (int x = 0; x < nx; ++x)
+    for (int y = 1; y < ny - 1; ++y) convective += uy * (1.0 + 0.1 * y * y + 0.01 * x);
+  convective /= nx * (ny - 2);
+  const double expected = 1.0 + convective / (alpha * (t_hot - t_cold) / (ny - 2));
+  EXPECT_NEAR(nusselt_number<1>(t, u, plates, NusseltSetup{alpha, t_hot - t_cold, ny - 2.0}), expected,
+              1e-12 * expected);
+}
+
+}  // namespace
+}  // namespace latte::testing
