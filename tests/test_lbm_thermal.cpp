@@ -1,11 +1,12 @@
 // The temperature as a second lattice-Boltzmann distribution
 // (solvers/lbm/thermal.hpp, D2Q5 and D3Q7): conduction between plates at
-// fixed temperatures is linear to round-off; a diffusing, drifting
-// Gaussian in a periodic box follows the analytic solution at second
-// order; the total temperature is conserved in a periodic box with a
+// fixed temperatures, and through a slab with a fixed heat flux, is linear
+// to round-off; a diffusing, drifting Gaussian in a periodic box follows
+// the analytic solution at second order; the total temperature is conserved in a periodic box with a
 // moving fluid driven by its own buoyancy (boussinesq.hpp) and inside
 // adiabatic walls; the Nusselt number (nusselt.hpp) is 1 in conduction and
-// the reduction equals a sum written out here. Every reference below is
+// the reduction equals a sum written out here; the step gives the same
+// populations on every SIMD layout and lowering. Every reference below is
 // computed in the test from the continuum solution, not from the solver.
 
 #include <cmath>
@@ -99,6 +100,34 @@ TEST(LbmThermal, ConductionBetweenPlatesIsLinearToRoundOff3D) {
         largest = std::max(largest, std::abs(peek(t, {x, y, z}) - conduction_profile(z, nz, t_hot, t_cold)));
   std::printf("D3Q7 conduction, %d x %d x %d cells, %ld steps: largest |T - T_linear| = %.3e\n", n, n, nz,
               heat.time(), largest);
+  EXPECT_LT(largest, 1e-12);
+}
+
+// A heat flux q into the fluid through the bottom wall, the top wall at
+// t_top: Fourier's law -alpha dT/dy = q through the slab, so the profile
+// is linear with slope -q / alpha from t_top at the top wall (y = n - 1.5),
+// and the bottom wall's rule returns the linear profile's populations
+// exactly (thermal_walls.hpp).
+TEST(LbmThermal, HeatFluxThroughASlabIsLinearToRoundOff) {
+  const int nx = 4, ny = 12;
+  const double q = 1e-3, t_top = 1.0, tau = 1.0;
+  Heat2 heat(Geometry({nx, ny}), tau);
+  Heat2::Boundary walls(heat.geometry());
+  mark_heat_flux(walls, [&](const Coordinate& x) { return x[1] == 0; }, q);
+  mark_fixed_temperature(walls, [&](const Coordinate& x) { return x[1] == ny - 1; }, t_top);
+  heat.set_boundary(walls);
+  heat.initialise(t_top);
+  // One fixed-temperature wall: the slowest mode has a quarter wave across
+  // the slab, four times slower than between two fixed walls.
+  heat.run(RealVector<double, 2>{}, 4 * steps_to_conduction(ny, heat.diffusivity()));
+  const double alpha = heat.diffusivity();
+  const auto t = stored_temperature(heat);
+  double largest = 0;
+  for (int x = 0; x < nx; ++x)
+    for (int y = 1; y < ny - 1; ++y)
+      largest = std::max(largest, std::abs(peek(t, {x, y}) - (t_top + q / alpha * (ny - 1.5 - y))));
+  std::printf("D2Q5 heat flux %.1e through a slab, %d x %d cells, %ld steps: largest |T - T_linear| = %.3e\n", q,
+              nx, ny, heat.time(), largest);
   EXPECT_LT(largest, 1e-12);
 }
 
@@ -228,6 +257,52 @@ TEST(LbmThermal, AdiabaticBoxKeepsItsHeat) {
   EXPECT_NEAR(fluid_heat(), heat0, 1e-12 * heat0);
   EXPECT_NEAR(peek(t, {1, 1}), mean, 1e-6);
   EXPECT_NEAR(peek(t, {n - 2, n - 2}), mean, 1e-6);
+}
+
+// The thermal step gives the same populations, to round-off, on the
+// build's SIMD layout, on the scalar layout and on the per-lane (simt)
+// lowering: every wall kind (fixed temperature, heat flux, adiabatic), a
+// velocity field that varies from site to site, a random start.
+template <class Width>
+ThermalSimulation<D2Q5, double, Width> random_thermal_case(const Geometry& g) {
+  using Heat = ThermalSimulation<D2Q5, double, Width>;
+  Heat heat(g, 0.7);
+  typename Heat::Boundary walls(g);
+  const int top = g.dims()[1] - 1;
+  mark_fixed_temperature(walls, [&](const Coordinate& x) { return x[1] == 0; },
+                         [](const Coordinate& x) { return 1.0 + 0.1 * x[0]; });
+  mark_heat_flux(walls, [&](const Coordinate& x) { return x[1] == top; }, -2e-3);
+  mark_adiabatic(walls, [&](const Coordinate& x) { return x[0] >= 5 && x[0] < 8 && x[1] >= 5 && x[1] < 7; });
+  heat.set_boundary(walls);
+  typename Heat::ScalarField t(g);
+  typename Heat::PopulationField noise(g);
+  ParallelRng rng(7);
+  rng.uniform(t, 0.5, 1.5);
+  rng.uniform(noise, -0.01, 0.01);
+  heat.populations() = scalar_equilibrium_of<D2Q5>(t, RealVector<double, 2>{}) + noise;
+  return heat;
+}
+
+TEST(LbmThermal, SameOnEveryLowering) {
+  const Geometry g({16, 16});
+  auto vector = random_thermal_case<VectorWidth>(g);
+  auto scalar = random_thermal_case<ScalarWidth>(g);
+  auto lanes = random_thermal_case<VectorWidth>(g);
+  Heat2::VectorField u(g);
+  Lattice<RealVector<double, 2>, ScalarWidth> u_scalar(g);
+  const auto shear = [](const Coordinate& x) {
+    return RealVector<double, 2>{{0.05 * std::sin(0.4 * x[1]), 0.03 * std::cos(0.3 * x[0])}};
+  };
+  fill(u, shear);
+  fill(u_scalar, shear);
+  const auto start = vector.populations();
+  const int steps = 15;
+  vector.run(u, steps);
+  scalar.run(u_scalar, steps);
+  lanes.run<backend::Simt>(u, steps);
+  EXPECT_GT(norm2(vector.populations() - start), 1e-6);  // the state moved well beyond the tolerance
+  EXPECT_TRUE(fields_near(vector.populations(), scalar.populations(), 1e-14));
+  EXPECT_TRUE(fields_near(vector.populations(), lanes.populations(), 1e-14));
 }
 
 // The Nusselt number's reduction against the sum written out: with u_y = U
