@@ -3,7 +3,8 @@
 //
 // Conventions used by every file in solvers/lbm (lattice units: the lattice
 // spacing and the time step are 1):
-//   - speed of sound c_s^2 = 1/3 for all sets here;
+//   - speed of sound c_s^2 = 1/3 for all the flow's sets here (D2Q5 and D3Q7,
+//     for a transported scalar, state their own cs2 below);
 //   - kinematic viscosity nu = c_s^2 (tau - 1/2) = (tau - 1/2) / 3, with tau
 //     the relaxation time of the BGK collision (omega = 1 / tau);
 //   - population 0 is the rest population (c_0 = 0), and opposite[i] is the
@@ -90,6 +91,36 @@ struct D3Q27 {
   static constexpr auto c = detail::d3q27_table.c;
   static constexpr auto w = detail::d3q27_table.w;
   static constexpr std::array<int, q> opposite = opposite_directions<d, q>(detail::d3q27_table.c);
+};
+
+// Sets for a scalar transported by the flow (a temperature, a concentration:
+// advection_diffusion.hpp). An advection-diffusion equation needs only the
+// zeroth, first and second moments of its equilibrium to be isotropic
+// (sum w = 1, sum w c = 0, sum w c_a c_b = cs2 delta_ab), so the 2d + 1
+// velocities {0, +-e_a} suffice. With rest weight w_0 and w_i = (1 - w_0) / (2d)
+// on the others, sum w c_a c_a = 2 w_i, so cs2 = (1 - w_0) / d. Each set
+// states its own cs2: it sets the diffusivity alpha = cs2 (tau - 1/2).
+//   D2Q5: w_0 = 1/3, w_i = 1/6, cs2 = 1/3 (the flow's value).
+//   D3Q7: w_0 = 1/4, w_i = 1/8, cs2 = 1/4 (the usual choice; cs2 = 1/3 would
+//         need w_0 = 0, a set without its rest population).
+struct D2Q5 {
+  static constexpr int d = 2;
+  static constexpr int q = 5;
+  static constexpr const char* name = "D2Q5";
+  static constexpr int c[q][d] = {{0, 0}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+  static constexpr double w[q] = {1.0 / 3, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+  static constexpr double cs2 = 1.0 / 3;
+  static constexpr std::array<int, q> opposite = opposite_directions<d, q>(c);
+};
+
+struct D3Q7 {
+  static constexpr int d = 3;
+  static constexpr int q = 7;
+  static constexpr const char* name = "D3Q7";
+  static constexpr int c[q][d] = {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  static constexpr double w[q] = {1.0 / 4, 1.0 / 8, 1.0 / 8, 1.0 / 8, 1.0 / 8, 1.0 / 8, 1.0 / 8};
+  static constexpr double cs2 = 1.0 / 4;
+  static constexpr std::array<int, q> opposite = opposite_directions<d, q>(c);
 };
 
 inline constexpr double cs2 = 1.0 / 3.0;  // speed of sound squared, lattice units
