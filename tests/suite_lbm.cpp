@@ -12,3 +12,4 @@
 #include "test_lbm_statement_models.cpp"
 #include "test_lbm_update.cpp"
 #include "test_lbm_body_force.cpp"
+#include "test_lbm_shan_chen.cpp"
