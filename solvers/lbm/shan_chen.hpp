@@ -33,10 +33,12 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "dsl/latte.hpp"
 #include "solvers/lbm/equilibrium.hpp"
 #include "solvers/lbm/macroscopic.hpp"
+#include "solvers/lbm/simulation.hpp"
 #include "solvers/lbm/stream_collide.hpp"
 #include "solvers/lbm/velocity_sets.hpp"
 
@@ -76,9 +78,9 @@ struct CarnahanStarling {
     const V hard_spheres = (V(1.0) + eta + eta * eta - eta * eta * eta) / (one_minus * one_minus * one_minus);
     return rho * V(gas_constant * temperature) * hard_spheres - V(a) * rho * rho;
   }
-  // The critical point of this equation of state: eta_c = 0.1304438 (the
-  // root of eta^3 + ... from dp/drho = d2p/drho2 = 0), with
-  // T_c = 0.3773 a / (b R) and rho_c = 4 eta_c / b.
+  // The critical point of this equation of state, where dp/drho and
+  // d2p/drho2 vanish together: packing eta_c = 0.1304440, with
+  // T_c = 0.3773307 a / (b R) and rho_c = 4 eta_c / b.
   static constexpr double critical_packing = 0.13044395;
   static constexpr double critical_temperature_factor = 0.37733072;  // T_c b R / a
   double critical_temperature() const { return critical_temperature_factor * a / (b * gas_constant); }
@@ -220,9 +222,12 @@ auto density_after_streaming(const F& f) {
 
 // Couples a Shan–Chen model to a Simulation: owns the psi field, and on
 // step() writes the interaction force into the simulation's force field
-// (set_force is called once, here) before the flow step. Periodic fluid
-// only: a simulation with walls is refused (a wall's psi, the wetting
-// condition, is not defined here).
+// (set_force is called here if the simulation has no field yet) before the
+// flow step. The field then holds the interaction force alone, rewritten
+// every step: an external force such as gravity goes in
+// Parameters::force, which adds to it. Periodic fluid only: a simulation
+// with walls is refused (a wall's psi, the wetting condition, is not
+// defined here).
 template <class Sim, class Pseudopotential>
 class ShanChenCoupling {
  public:
