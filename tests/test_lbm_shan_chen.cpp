@@ -118,27 +118,34 @@ Coexistence equal_area(const Eos& eos, double low, double high, double power) {
 }
 
 // F(x) = -G psi(x) sum_i w_i psi(x + c_i) c_i, summed here site by site
-// with periodic wrap, against the fused statement on a random psi field.
-TEST(LbmShanChen, ForceStatementMatchesTheSumOverNeighbours) {
-  const Geometry g({8, 16});
-  ScalarField psi(g);
+// with periodic wrap, against the fused statement on a random psi field;
+// D2Q9 and D3Q19 (the statement is written once for any velocity set).
+template <class VS>
+double largest_force_error(const Geometry& g) {
+  Lattice<double, VectorWidth> psi(g);
   ParallelRng rng(5);
   rng.uniform(psi, 0.2, 0.9);
   const auto model = shan_chen_exponential(-5.0);
-  VectorField force(g);
-  force = shan_chen_force<D2Q9>(model, psi);
+  Lattice<RealVector<double, VS::d>, VectorWidth> force(g);
+  force = shan_chen_force<VS>(model, psi);
   double largest = 0;
-  for (int x = 0; x < 8; ++x)
-    for (int y = 0; y < 16; ++y) {
-      double sum[2] = {0, 0};
-      for (int i = 0; i < 9; ++i) {
-        const Coordinate at = displaced({x, y}, {D2Q9::c[i][0], D2Q9::c[i][1]}, g.dims());
-        for (int d = 0; d < 2; ++d) sum[d] += D2Q9::w[i] * peek(psi, at) * D2Q9::c[i][d];
-      }
-      const auto f = peek(force, {x, y});
-      for (int d = 0; d < 2; ++d) largest = std::max(largest, std::abs(f.v[d] - 5.0 * peek(psi, {x, y}) * sum[d]));
+  for_each_coordinate(g, [&](const Coordinate& x) {
+    double sum[VS::d] = {};
+    for (int i = 0; i < VS::q; ++i) {
+      Coordinate c(VS::d);
+      for (int d = 0; d < VS::d; ++d) c[d] = VS::c[i][d];
+      const double neighbour = peek(psi, displaced(x, c, g.dims()));
+      for (int d = 0; d < VS::d; ++d) sum[d] += VS::w[i] * neighbour * VS::c[i][d];
     }
-  EXPECT_LT(largest, 1e-15);
+    const auto f = peek(force, x);
+    for (int d = 0; d < VS::d; ++d) largest = std::max(largest, std::abs(f.v[d] - 5.0 * peek(psi, x) * sum[d]));
+  });
+  return largest;
+}
+
+TEST(LbmShanChen, ForceStatementMatchesTheSumOverNeighbours) {
+  EXPECT_LT(largest_force_error<D2Q9>(Geometry({8, 16})), 1e-15);
+  EXPECT_LT(largest_force_error<D3Q19>(Geometry({8, 8, 16})), 1e-15);
 }
 
 // The bulk pressure (expression and host function) is the equation of
