@@ -13,3 +13,4 @@
 #include "test_lbm_update.cpp"
 #include "test_lbm_body_force.cpp"
 #include "test_lbm_thermal.cpp"
+#include "test_lbm_shan_chen.cpp"
