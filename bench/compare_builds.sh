@@ -45,6 +45,8 @@ for key, r in sorted(runs.items()):
     if not r["old"] or not r["new"]:
         continue
     ratios = [n / o for n, o in zip(r["new"], r["old"]) if o > 0]
+    if not ratios:  # a line whose old figure is zero (nothing measured) has no ratio
+        continue
     median = statistics.median(ratios)
     worst = median if worst is None else min(worst, median)
     print(f"{' '.join(k for k in key if k):70s} old {statistics.median(r['old']):.3f} new {statistics.median(r['new']):.3f} median new/old {median:.3f}")
