@@ -181,11 +181,14 @@ struct ShanChenForce {
     static_for<VS::q>([&](auto i) LATTE_LAMBDA {
       constexpr int I = decltype(i)::value;
       if constexpr (!is_rest_velocity<VS, I>()) {
-        const V weighted = V(VS::w[I]) * psi.v[I];
-        for (int d = 0; d < VS::d; ++d) {
-          if (VS::c[I][d] > 0) sum.v[d] = sum.v[d] + weighted;
-          else if (VS::c[I][d] < 0) sum.v[d] = sum.v[d] - weighted;
-        }
+        constexpr double weight = VS::w[I];  // constants: device code cannot read the host tables
+        const V weighted = V(weight) * psi.v[I];
+        static_for<VS::d>([&](auto d) LATTE_LAMBDA {
+          constexpr int D = decltype(d)::value;
+          constexpr int c = VS::c[I][D];
+          if constexpr (c > 0) sum.v[D] = sum.v[D] + weighted;
+          else if constexpr (c < 0) sum.v[D] = sum.v[D] - weighted;
+        });
       }
     });
     const V scale = V(-coupling) * psi.v[0];
