@@ -27,7 +27,7 @@
 // are those of one right-hand side on every backend (cuda passes them to
 // each launch), and a shift of a batch has one halo: its records hold the
 // whole batch, packed by evaluating the shifted operand for each k in turn
-// (RhsGather, dsl/exec/rhs_loop_evaluator.hpp), and the shift reads
+// (RhsLoopEvaluator, dsl/exec/rhs_loop_evaluator.hpp), and the shift reads
 // element k of them.
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 #pragma once
 // The evaluators of a statement on a batch of right-hand sides lowered to
 // one right-hand side (dsl/batch_lowering.hpp): the leaves that read
-// element k of a batch, RhsLoop's evaluator that runs k = 0 .. N-1 at each
-// site, and RhsGather, which packs a shifted operand's whole batch into its
-// halo.
+// element k of a batch, and RhsLoop's evaluator that runs k = 0 .. N-1 at
+// each site; the latter also packs a shifted batch's halo (the operand's
+// whole batch at the message's source sites, dsl/exec/shift_evaluator.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -69,31 +69,6 @@ template <class S, class Context>
 RhsConstantEvaluator<S> make_evaluator(const RhsConstant<S>& node, Context&) {
   return {node.values};
 }
-
-// The batch of a shifted operand's values, k = 0 .. N-1 in turn: what a
-// shift of a batch sends to other ranks (its halo records hold whole
-// batches; ShiftEvaluator reads element k of them).
-template <class Element, int N>
-struct RhsGather {
-  using value_type = Batch<typename Element::value_type, N>;
-  using real_type = typename Element::real_type;
-  static constexpr int nsimd = Element::nsimd;
-  static constexpr std::size_t bytes_read_per_site = N * Element::bytes_read_per_site;
-
-  Element element;
-
-  template <class Site>
-  LATTE_INLINE void prefetch(const Site& s) const {
-    for (int k = 0; k < N; ++k) element.prefetch(RhsSite<Site>{s, k});
-  }
-  template <class Site>
-  LATTE_INLINE auto eval(const Site& s) const {
-    using Value = std::remove_cvref_t<decltype(element.eval(RhsSite<Site>{s, 0}))>;
-    Batch<Value, N> out;
-    for (int k = 0; k < N; ++k) out.v[k] = element.eval(RhsSite<Site>{s, k});
-    return out;
-  }
-};
 
 // RhsLoop: the element's evaluator at RhsSite{site, k} for k = 0 .. N-1.
 template <class Element, int N>

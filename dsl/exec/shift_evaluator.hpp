@@ -21,7 +21,7 @@
 // A shift of one right-hand side of a batch (RhsBatch > 0,
 // dsl/batch_lowering.hpp) keeps the right-hand side index of its site at the
 // neighbour, and its halo records hold the operand's whole batch (one halo
-// per batch, packed by RhsGather): it reads element s.rhs of them.
+// per batch, packed by RhsLoopEvaluator): it reads element s.rhs of them.
 
 #include <cstdint>
 #include <stdexcept>
@@ -119,7 +119,7 @@ auto make_evaluator(const Shift<E>& node, Context& context) {
   if (node.source->halo) {
     if constexpr (Evaluator::holds_reals && rhs_batch > 0)
       evaluator.halo.data =
-          context.add_remote(RhsGather<decltype(operand), rhs_batch>{evaluator.operand}, *node.source->halo);
+          context.add_remote(RhsLoopEvaluator<decltype(operand), rhs_batch>{evaluator.operand}, *node.source->halo);
     else if constexpr (Evaluator::holds_reals)
       evaluator.halo.data = context.add_remote(evaluator.operand, *node.source->halo);
     else
