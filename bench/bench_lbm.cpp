@@ -2,7 +2,9 @@
 // far larger than cache, D2Q9, D3Q19 and D3Q27, double and single, with two
 // lattices (the pull scheme, solvers/lbm/stream_collide.hpp) and in place
 // (the AA pattern, solvers/lbm/in_place_streaming.hpp), judged against
-// STREAM triad.
+// STREAM triad. --model thermal and --model shan-chen time the coupled
+// steps of a flow with a temperature or with the Shan-Chen force instead
+// (bench_lbm_coupled.cpp).
 //
 // Models, derived by the library from the step's expression
 // (bench/derived_model.hpp). Traffic per cell update, F = sizeof(real): every population read
@@ -33,6 +35,10 @@ using namespace latte;
 using latte::bench::lbm_bench::Options;
 
 void run_all(const Options& opt, bench::Session& session) {
+  if (opt.model == "thermal" || opt.model == "shan-chen") {  // D2Q9 and D3Q19 only
+    bench::lbm_bench::run_coupled(opt, session);
+    return;
+  }
   const auto wanted = [&](const char* set) {
     return opt.sets == set || opt.sets == "all" || (opt.sets == "both" && std::string(set) != "d3q27");
   };
@@ -59,7 +65,11 @@ int main(int argc, char** argv) {
   cli.option("--streaming", opt.streaming, "two-lattice, in-place or both")
       .one_of({"two-lattice", "in-place", "both"})
       .show_default();
-  cli.option("--model", opt.model, "collision: bgk or trt").one_of({"bgk", "trt"}).show_default();
+  cli.option("--model", opt.model,
+             "bgk or trt: the isothermal step with that collision; thermal: BGK flow coupled to a temperature "
+             "(D2Q5/D3Q7, Boussinesq); shan-chen: BGK flow with the Shan-Chen force (D2Q9 and D3Q19 only)")
+      .one_of({"bgk", "trt", "thermal", "shan-chen"})
+      .show_default();
   bench::add_session_options(cli, opt.session);
   if (auto status = cli.parse(argc, argv)) return *status;
 

@@ -40,6 +40,8 @@ struct Options {
 void run_d2q9(const Options& opt, Session& session);
 void run_d3q19(const Options& opt, Session& session);
 void run_d3q27(const Options& opt, Session& session);
+// The coupled steps, --model thermal or shan-chen (bench_lbm_coupled.cpp).
+void run_coupled(const Options& opt, Session& session);
 
 template <class VS, class Model, class Real, class... Scheme>
 void run_lbm(const std::vector<int>& extents, Session& session, Scheme... scheme) {

@@ -9,3 +9,4 @@
 #include "test_decomposition_hmc.cpp"
 #include "test_decomposition_quenched.cpp"
 #include "test_decomposition_dynamical.cpp"
+#include "test_decomposition_multiphysics.cpp"

@@ -1,0 +1,143 @@
+// The coupled lattice-Boltzmann models on a lattice spread over ranks give
+// the very bits of one rank: Rayleigh-Benard convection (a D2Q9 flow with
+// a D2Q5 temperature, the Boussinesq force, walls with fixed temperatures;
+// and D3Q19 with D3Q7, the flow in place) and the Shan-Chen liquid-vapour
+// model (a D2Q9 drop with the original pseudopotential, two lattices and in
+// place; a D3Q19 slab with the Carnahan-Starling one). Each step's
+// statements read neighbours across the ranks' faces (the temperature's
+// streaming, the force's shifted psi values), and the reductions (mass,
+// total temperature, the Nusselt number) are the reproducible sums. Run
+// under mpirun with 2, 4 and 16 ranks, and at one rank (forced
+// communication) in the ordinary suite.
+
+#include <cmath>
+
+#include "decomposition_support.hpp"
+#include "solvers/lbm/boussinesq.hpp"
+#include "solvers/lbm/nusselt.hpp"
+#include "solvers/lbm/shan_chen.hpp"
+#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/thermal.hpp"
+
+namespace latte::testing {
+namespace {
+
+// Convection between a hot bottom plate and a cold top plate (the last
+// axis vertical), started from a perturbed conduction profile, after
+// `steps` coupled steps.
+template <class FlowVS, class HeatVS>
+struct Convection {
+  using Flow = lbm::Simulation<FlowVS, double, lbm::Bgk>;
+  using Heat = lbm::ThermalSimulation<HeatVS, double>;
+  static constexpr int D = FlowVS::d;
+  Flow flow;
+  Heat heat;
+  typename Flow::Boundary walls;
+  typename Heat::Boundary plates;
+  lbm::Boussinesq buoyancy;
+
+  template <class... Scheme>
+  Convection(const Geometry& g, long steps, Scheme... scheme)
+      : flow(g, lbm::Parameters{0.6}, scheme...), heat(g, 0.62), walls(g), plates(g) {
+    const int top = g.dims()[D - 1] - 1;
+    const auto on_plate = [top](const Coordinate& x) { return x[D - 1] == 0 || x[D - 1] == top; };
+    walls = zero;
+    lbm::mark_solid(walls, on_plate);
+    flow.set_boundary(walls);
+    plates = zero;
+    lbm::mark_fixed_temperature(plates, [](const Coordinate& x) { return x[D - 1] == 0; }, 1.0);
+    lbm::mark_fixed_temperature(plates, [top](const Coordinate& x) { return x[D - 1] == top; }, 0.0);
+    heat.set_boundary(plates);
+    typename Flow::ScalarField t(g);
+    fill(t, [top](const Coordinate& x) {
+      return 1.0 - (x[D - 1] - 0.5) / (top - 1) + 0.01 * std::sin(0.7 * x[0] + 0.3 * x[D - 1]);
+    });
+    heat.initialise(t, RealVector<double, D>{});
+    flow.initialise(1.0);
+    buoyancy.expansion = 0.1;
+    buoyancy.reference_temperature = 0.5;
+    buoyancy.gravity[D - 1] = 1e-3;
+    lbm::set_buoyancy(flow, heat, buoyancy);
+    for (long s = 0; s < steps; ++s) lbm::coupled_step(flow, heat, buoyancy);
+  }
+
+  double nusselt() const {
+    return lbm::nusselt_number<D - 1>(heat.temperature(), flow.velocity(), plates,
+                                      lbm::NusseltSetup{heat.diffusivity(), 1.0, double(plates.geometry().dims()[D - 1] - 2)});
+  }
+};
+
+template <class FlowVS, class HeatVS, class... Scheme>
+void expect_convection_matches(const Coordinate& dims, long steps, Scheme... scheme) {
+  const Convection<FlowVS, HeatVS> one(replicated(dims), steps, scheme...);
+  EXPECT_GT(std::abs(one.nusselt() - 1.0), 1e-8);  // the plume moved heat: the comparison is not of a fluid at rest
+  for_each_decomposition(dims, [&](const Geometry& g) {
+    const Convection<FlowVS, HeatVS> many(g, steps, scheme...);
+    EXPECT_TRUE(same_as_one_rank(many.flow.populations(), one.flow.populations())) << "flow";
+    EXPECT_TRUE(same_as_one_rank(many.heat.populations(), one.heat.populations())) << "temperature";
+    EXPECT_TRUE(same_result(many.heat.total(), one.heat.total())) << "total temperature";
+    EXPECT_TRUE(same_result(many.nusselt(), one.nusselt())) << "Nusselt number";
+  });
+}
+
+TEST(DecompositionMultiphysics, RayleighBenardD2Q9WithD2Q5) { expect_convection_matches<lbm::D2Q9, lbm::D2Q5>({16, 12}, 60); }
+
+TEST(DecompositionMultiphysics, RayleighBenardD3Q19WithD3Q7FlowInPlace) {
+  expect_convection_matches<lbm::D3Q19, lbm::D3Q7>({8, 8, 8}, 30, lbm::in_place_streaming);
+}
+
+// A liquid region in its vapour, after `steps` Shan-Chen steps.
+template <class VS, class Pseudopotential>
+struct PhaseSeparation {
+  using Flow = lbm::Simulation<VS, double, lbm::Bgk>;
+  Flow flow;
+  lbm::ShanChenCoupling<Flow, Pseudopotential> coupling;
+
+  template <class Liquid, class... Scheme>
+  PhaseSeparation(const Geometry& g, const lbm::ShanChen<Pseudopotential>& model, double liquid, double vapour,
+                  Liquid&& inside, long steps, Scheme... scheme)
+      : flow(g, lbm::Parameters{1.0}, scheme...), coupling(initialised(flow, liquid, vapour, inside), model) {
+    coupling.run(steps);
+  }
+
+  template <class Liquid>
+  static Flow& initialised(Flow& flow, double liquid, double vapour, Liquid&& inside) {
+    typename Flow::ScalarField rho(flow.geometry());
+    fill(rho, [&](const Coordinate& x) { return inside(x) ? liquid : vapour; });
+    flow.initialise(rho, RealVector<double, VS::d>{});
+    return flow;
+  }
+};
+
+template <class VS, class Pseudopotential, class Liquid, class... Scheme>
+void expect_phase_separation_matches(const Coordinate& dims, const lbm::ShanChen<Pseudopotential>& model,
+                                     double liquid, double vapour, Liquid inside, long steps, Scheme... scheme) {
+  const PhaseSeparation<VS, Pseudopotential> one(replicated(dims), model, liquid, vapour, inside, steps, scheme...);
+  for_each_decomposition(dims, [&](const Geometry& g) {
+    const PhaseSeparation<VS, Pseudopotential> many(g, model, liquid, vapour, inside, steps, scheme...);
+    EXPECT_TRUE(same_as_one_rank(many.flow.populations(), one.flow.populations())) << "populations";
+    EXPECT_TRUE(same_as_one_rank(many.flow.force_field(), one.flow.force_field())) << "interaction force";
+    EXPECT_TRUE(same_result(many.flow.mass(), one.flow.mass())) << "mass";
+  });
+}
+
+const auto drop_16 = [](const Coordinate& x) { return std::hypot(x[0] - 7.5, x[1] - 8.5) < 5; };
+
+TEST(DecompositionMultiphysics, ShanChenDropD2Q9) {
+  expect_phase_separation_matches<lbm::D2Q9>({16, 16}, lbm::shan_chen_exponential(-5.0), 1.9, 0.16, drop_16, 60);
+}
+
+TEST(DecompositionMultiphysics, ShanChenDropD2Q9InPlace) {
+  expect_phase_separation_matches<lbm::D2Q9>({16, 16}, lbm::shan_chen_exponential(-5.0), 1.9, 0.16, drop_16, 60,
+                                             lbm::in_place_streaming);
+}
+
+TEST(DecompositionMultiphysics, ShanChenCarnahanStarlingSlabD3Q19) {
+  lbm::CarnahanStarling eos;
+  eos.temperature = 0.85 * eos.critical_temperature();
+  expect_phase_separation_matches<lbm::D3Q19>({8, 8, 8}, lbm::shan_chen_carnahan_starling(eos), 0.28, 0.03,
+                                              [](const Coordinate& x) { return x[0] >= 2 && x[0] < 6; }, 30);
+}
+
+}  // namespace
+}  // namespace latte::testing
