@@ -45,7 +45,7 @@ constexpr double tau = 0.8;
 constexpr double t_hot = 1.0, t_cold = 0.0;
 // The perturbation's amplitude, 1e-6 of the plates' temperature difference:
 // the nonlinear terms, quadratic in it, stay 1e-6 of the linear ones over
-// the run (the amplitude changes by less than a factor 10).
+// the run (the amplitude changes by less than a factor 20).
 constexpr double amplitude = 1e-6;
 
 // The amplitude of the box's fundamental mode in u_y: the modulus of the
