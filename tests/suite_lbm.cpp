@@ -15,4 +15,5 @@
 #include "test_lbm_thermal.cpp"
 #include "test_lbm_rayleigh_benard_onset.cpp"
 #include "test_lbm_thermal_in_place.cpp"
+#include "test_lbm_thermal_checkpoint.cpp"
 #include "test_lbm_shan_chen.cpp"
