@@ -35,7 +35,7 @@ constexpr double critical_wavenumber = 3.117;  // times H
 // closest to one critical wavelength 2 pi H / k_c = 2.016 H. For H = 16 that
 // is 32 cells, k H = pi instead of 3.117: the neutral curve Ra(k) has its
 // minimum at k_c, so the onset of the box's mode lies above Ra_c by
-// Ra''(k_c) (k - k_c)^2 / 2, about 0.2 here (Ra'' ~ 700 H^2): 1e-4 of Ra_c.
+// Ra''(k_c) (k - k_c)^2 / 2: Ra(pi / H) = 1707.92, 1e-4 above Ra_c.
 constexpr int height = 16;
 const int width = static_cast<int>(std::lround(2 * std::numbers::pi * height / critical_wavenumber));
 // Pr = 1 with tau = tau_T = 0.8 (nu = alpha = 0.1): the diffusion time

@@ -4,11 +4,11 @@
 // BGK with tau_T, alpha = cs2 (tau_T - 1/2)), two population fields
 // swapped every step (the pull scheme) or, constructed with
 // in_place_streaming, one field updated in place (the AA pattern of
-// in_place_streaming.hpp, as the flow's Simulation does), optional
-// fixed-temperature and adiabatic walls (thermal_walls.hpp). Each step is one fused statement
-// (thermal_update.hpp) that reads the fluid velocity at every site from
-// whatever the caller passes: a constant, a field, or the flow's
-// velocity() expression (boussinesq.hpp couples the two ways).
+// in_place_streaming.hpp, as the flow's Simulation), optional fixed-
+// temperature and adiabatic walls (thermal_walls.hpp). Each step is one
+// fused statement (thermal_update.hpp) that reads the fluid velocity at
+// every site from whatever the caller passes: a constant, a field, or the
+// flow's velocity() expression (boussinesq.hpp couples the two ways).
 //
 //   lbm::ThermalSimulation<lbm::D2Q5> heat(geometry, lbm::tau_from_diffusivity<lbm::D2Q5>(alpha));
 //   heat.initialise(temperature_field, velocity_field);
