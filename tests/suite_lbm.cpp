@@ -13,4 +13,7 @@
 #include "test_lbm_update.cpp"
 #include "test_lbm_body_force.cpp"
 #include "test_lbm_thermal.cpp"
+#include "test_lbm_rayleigh_benard_onset.cpp"
+#include "test_lbm_thermal_in_place.cpp"
+#include "test_lbm_thermal_checkpoint.cpp"
 #include "test_lbm_shan_chen.cpp"

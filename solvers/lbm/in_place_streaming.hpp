@@ -48,6 +48,11 @@
 
 namespace latte::lbm {
 
+// The tag that asks a Simulation (simulation.hpp) or a ThermalSimulation
+// (thermal.hpp) for in-place streaming.
+struct InPlaceStreaming {};
+inline constexpr InPlaceStreaming in_place_streaming{};
+
 // p with elements i and opp(i) exchanged.
 template <class VS, class V>
 LATTE_INLINE Populations<V, VS::q> swapped(const Populations<V, VS::q>& p) {

@@ -54,10 +54,6 @@ struct Parameters {
   double mrt_even_rate = Mrt::even_ghost_rate;
 };
 
-// The tag that asks a Simulation for in-place streaming.
-struct InPlaceStreaming {};
-inline constexpr InPlaceStreaming in_place_streaming{};
-
 template <class VS, class Real = double, class Model = Bgk, class Width = DefaultWidth>
 class Simulation {
  public:

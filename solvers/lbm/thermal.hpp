@@ -2,20 +2,33 @@
 // A temperature field as a second lattice-Boltzmann distribution: the
 // advection-diffusion scheme of advection_diffusion.hpp (D2Q5 or D3Q7,
 // BGK with tau_T, alpha = cs2 (tau_T - 1/2)), two population fields
-// swapped every step (the pull scheme), optional fixed-temperature and
-// adiabatic walls (thermal_walls.hpp). Each step is one fused statement
-// (thermal_update.hpp) that reads the fluid velocity at every site from
-// whatever the caller passes: a constant, a field, or the flow's
-// velocity() expression (boussinesq.hpp couples the two ways).
+// swapped every step (the pull scheme) or, constructed with
+// in_place_streaming, one field updated in place (the AA pattern of
+// in_place_streaming.hpp, as the flow's Simulation), optional fixed-
+// temperature and adiabatic walls (thermal_walls.hpp). Each step is one
+// fused statement (thermal_update.hpp) that reads the fluid velocity at
+// every site from whatever the caller passes: a constant, a field, or the
+// flow's velocity() expression (boussinesq.hpp couples the two ways).
 //
 //   lbm::ThermalSimulation<lbm::D2Q5> heat(geometry, lbm::tau_from_diffusivity<lbm::D2Q5>(alpha));
 //   heat.initialise(temperature_field, velocity_field);
 //   heat.step(flow.velocity());
 //   double total = heat.total();    // sum of T over the lattice, walls included
+//   lbm::ThermalSimulation<lbm::D2Q5> one_field(geometry, tau, lbm::in_place_streaming);
 //
 // With walls, the solid cells' records stay as they were initialised (the
 // walls' temperatures are in the boundary field, not in them): leave them
-// out of averages (nusselt.hpp does).
+// out of averages (nusselt.hpp does). In place a solid cell's record holds
+// the populations that bounce back from it, not its own, and in natural
+// order it reads as w_i, T = 1 at rest (in_place_streaming.hpp).
+//
+// Either way populations() and temperature() show the post-collision
+// populations in natural order: in place, the field is brought to that
+// order when asked for (a pointwise statement after an even number of
+// in-place steps, a shifted copy through fresh storage after an odd one)
+// and back when the next step runs. Both schemes do the same arithmetic on
+// the same values, so they give the same bits on the fluid cells
+// (tests/test_lbm_thermal_in_place.cpp).
 
 #include <optional>
 #include <stdexcept>
@@ -23,6 +36,7 @@
 
 #include "dsl/latte.hpp"
 #include "solvers/lbm/advection_diffusion.hpp"
+#include "solvers/lbm/in_place_streaming.hpp"
 #include "solvers/lbm/stream_collide.hpp"
 #include "solvers/lbm/thermal_update.hpp"
 #include "solvers/lbm/thermal_walls.hpp"
@@ -43,16 +57,22 @@ class ThermalSimulation {
 
   // tau_T > 1/2; T = 0 everywhere until initialise.
   ThermalSimulation(const Geometry& geometry, double tau)
-      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry), next_(geometry) {
-    if (geometry.dimensions() != D)
-      throw std::invalid_argument(std::string("lbm: a ") + VS::name + " thermal lattice needs a " +
-                                  std::to_string(D) + "-dimensional geometry");
+      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry), next_(std::in_place, geometry) {
+    check_dimensions(geometry);
+  }
+  // One population field, streamed in place. Its steps are compiled where
+  // step() is, whichever constructor ran: the fluid velocity's type is
+  // known only there.
+  ThermalSimulation(const Geometry& geometry, double tau, InPlaceStreaming)
+      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry) {
+    check_dimensions(geometry);
   }
 
   // g = g^eq(T, u) from fields, expressions or constants.
   template <class Temperature, class Velocity>
   void initialise(const Temperature& temperature, const Velocity& u) {
     g_ = scalar_equilibrium_of<VS>(temperature, u);
+    storage_ = Storage::natural;
   }
   // A uniform temperature at rest.
   void initialise(double temperature) {
@@ -76,9 +96,12 @@ class ThermalSimulation {
   template <class Backend = backend::Default, class Velocity>
   void step(const Velocity& u) {
     const profile::Region region("LB thermal stream-collide");
-    if (boundary_) scalar_update<VS, PullStreaming, Backend>(g_, &next_, model_, u, ThermalWalls<Boundary>{*boundary_});
-    else scalar_update<VS, PullStreaming, Backend>(g_, &next_, model_, u, NoWalls{});
-    g_.swap(next_);
+    if (in_place()) {
+      in_place_step<Backend>(u);
+    } else {
+      update<Backend, PullStreaming>(u);
+      g_.swap(*next_);
+    }
     ++time_;
   }
   template <class Backend = backend::Default, class Velocity>
@@ -87,23 +110,86 @@ class ThermalSimulation {
   }
 
   // T = sum_i g_i at every site, as an expression.
-  auto temperature() const { return transported_scalar<VS>(g_); }
+  auto temperature() const { return transported_scalar<VS>(populations()); }
   // sum over all sites of T: what streaming and collision conserve on a
   // periodic lattice (walls exchange heat with the fluid).
   double total() const { return sum(temperature()); }
 
-  const PopulationField& populations() const { return g_; }
-  PopulationField& populations() { return g_; }
+  // The post-collision populations in natural order (the top of this file).
+  const PopulationField& populations() const {
+    to_natural();
+    return g_;
+  }
+  PopulationField& populations() {
+    to_natural();
+    return g_;
+  }
+  bool in_place() const { return !next_; }
+  // Bytes of population storage per lattice cell: Q reals, once in place,
+  // twice with two lattices.
+  double population_bytes_per_cell() const { return static_cast<double>(sizeof(Real)) * Q * (in_place() ? 1 : 2); }
   const Geometry& geometry() const { return g_.geometry(); }
   const AdvectionDiffusionBgk& model() const { return model_; }
   double tau() const { return model_.tau(); }
   double diffusivity() const { return diffusivity_from_tau<VS>(model_.tau()); }
   long time() const { return time_; }
+  // For restarts (thermal_checkpoint.hpp): the clock and the rate.
+  void set_time(long t) { time_ = t; }
+  void set_tau(double tau) { model_ = AdvectionDiffusionBgk::from_tau(tau); }
 
  private:
+  // Where g*_i(x) is stored (in_place_streaming.hpp).
+  enum class Storage { natural, swapped, pushed };
+
+  void check_dimensions(const Geometry& geometry) const {
+    if (geometry.dimensions() != D)
+      throw std::invalid_argument(std::string("lbm: a ") + VS::name + " thermal lattice needs a " +
+                                  std::to_string(D) + "-dimensional geometry");
+  }
+
+  // One update with the walls this simulation has: the one place where the
+  // run-time choice of walls picks a compiled statement.
+  template <class Backend, class Pattern, class Velocity>
+  void update(const Velocity& u) {
+    PopulationField* next = next_ ? &*next_ : nullptr;
+    if (boundary_) scalar_update<VS, Pattern, Backend>(g_, next, model_, u, ThermalWalls<Boundary>{*boundary_});
+    else scalar_update<VS, Pattern, Backend>(g_, next, model_, u, NoWalls{});
+  }
+
+  // One in-place step: a push step from the swapped state, a local step
+  // from the pushed one (a natural field is swapped first).
+  template <class Backend, class Velocity>
+  void in_place_step(const Velocity& u) {
+    if (storage_ == Storage::natural) {
+      assign<Backend>(g_, swap_opposite<VS>(g_), AssignSet{});
+      storage_ = Storage::swapped;
+    }
+    if (storage_ == Storage::swapped) {
+      update<Backend, AaPushStep>(u);
+      storage_ = Storage::pushed;
+    } else {
+      update<Backend, AaLocalStep>(u);
+      storage_ = Storage::swapped;
+    }
+  }
+
+  // Bring the in-place field to natural order; solid cells read as w_i.
+  void to_natural() const {
+    if (storage_ == Storage::natural) return;
+    if (storage_ == Storage::swapped) {
+      if (boundary_) g_ = at_rest_on_solid<VS>(swap_opposite<VS>(g_), *boundary_);
+      else g_ = swap_opposite<VS>(g_);
+    } else {  // shifted: through fresh storage
+      if (boundary_) g_ = at_rest_on_solid<VS>(natural_from_pushed<VS>(g_), *boundary_);
+      else g_ = natural_from_pushed<VS>(g_);
+    }
+    storage_ = Storage::natural;
+  }
+
   AdvectionDiffusionBgk model_;
-  PopulationField g_;
-  PopulationField next_;
+  mutable PopulationField g_;  // mutable: in place, reading it may first reorder it
+  std::optional<PopulationField> next_;  // the second lattice; none in place
+  mutable Storage storage_ = Storage::natural;
   std::optional<Boundary> boundary_;
   long time_ = 0;
 };
