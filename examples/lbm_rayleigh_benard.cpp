@@ -11,9 +11,9 @@
 // flow, anti-bounce-back for the temperature), and gravity points down the
 // last axis (y in 2-D, z in 3-D). Sideways the box is periodic, --aspect H
 // long in each direction (default 2.016: the critical wavelength of rigid
-// plates, one pair of rolls), rounded to a multiple of 4 cells. The lattice
-// parameters follow from Ra, Pr and H with the free-fall velocity U
-// (--velocity, examples/lbm_convection.hpp). The run starts from the
+// plates, one pair of rolls), rounded to the nearest multiple of 4 cells.
+// The lattice parameters follow from Ra, Pr and H with the free-fall
+// velocity U (--velocity, examples/lbm_convection.hpp). The run starts from the
 // conduction profile with a small roll-shaped perturbation of the
 // temperature (1 % of dT) and stops when the Nusselt number and the velocity
 // field change by less than --tolerance (relative) over --check-every steps,
@@ -85,11 +85,11 @@ int run(const Options& opt) {
   using Flow = Simulation<FlowSet, double, Bgk>;
   using Heat = ThermalSimulation<ThermalSet>;
   const int h = opt.n;
-  // Periodic sideways: a multiple of 4 cells. Vertically the hot plate is
-  // layer 0, the fluid layers 1..H, the cold plate layer H + 1 and the
-  // layers above it (padding up to a multiple of 8, so that the SIMD layout
+  // Periodic sideways: the nearest multiple of 4 cells. Vertically the hot
+  // plate is layer 0, the fluid layers 1..H, the cold plate layer H + 1 and
+  // the layers above it (padding up to a multiple of 8, so that the SIMD layout
   // and the ranks divide the lattice) solid and cold as well.
-  const int width = std::max(4, round_up(static_cast<int>(std::lround(opt.aspect * h)), 4));
+  const int width = std::max(4, 4 * static_cast<int>(std::lround(opt.aspect * h / 4)));
   Coordinate dims(D, width);
   dims[up] = round_up(h + 2, 8);
   const Geometry g(dims);
