@@ -5,8 +5,9 @@
 //
 //   thermal (solvers/lbm/boussinesq.hpp coupled_step): the flow's step
 //     with the buoyancy force field; the temperature's step (D2Q5 with
-//     D2Q9, D3Q7 with D3Q19) reading the flow's velocity; the force field
-//     from the new temperature. Three statements.
+//     D2Q9, D3Q7 with D3Q19; in place when the flow is) reading the flow's
+//     velocity; the force field from the new temperature. Three
+//     statements.
 //   shan-chen (solvers/lbm/shan_chen.hpp ShanChenCoupling::step): psi of
 //     the density the collision will see; the interaction force from the Q
 //     shifted psi values; the flow's step with that force field. Three
@@ -63,7 +64,7 @@ void run_thermal(const std::vector<int>& extents, Session& session, Scheme... sc
   Parameters p;
   p.tau = 0.8;
   Flow flow(geometry, p, scheme...);
-  Heat heat(geometry, 0.7);
+  Heat heat(geometry, 0.7, scheme...);  // in place with the flow
   {
     typename Flow::ScalarField t(geometry);
     ParallelRng(21).uniform(t, -0.5, 0.5);
@@ -88,7 +89,7 @@ void run_thermal(const std::vector<int>& extents, Session& session, Scheme... sc
     throw std::runtime_error(std::string("thermal ") + FlowVS::name + ": mass or heat not conserved, drifts " +
                              std::to_string(drift) + ", " + std::to_string(heat_drift));
   const double field_bytes = (in_place ? 1.0 : 2.0) * static_cast<double>(flow.populations().bytes()) +
-                             2.0 * static_cast<double>(heat.populations().bytes()) +
+                             (in_place ? 1.0 : 2.0) * static_cast<double>(heat.populations().bytes()) +
                              static_cast<double>(flow.force_field().bytes());
   std::string name = std::string("lbm_") + FlowVS::name + "_" + HeatVS::name + "_thermal";
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
