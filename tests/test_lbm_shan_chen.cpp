@@ -1,8 +1,10 @@
 // The single-component Shan–Chen model (solvers/lbm/shan_chen.hpp): the
 // force statement against a site-by-site sum, the bulk pressure against
 // the equations of state written here, a flat interface's coexistence
-// densities against the equal-area rule of the model, Laplace's law for
-// drops of three radii, mass to round-off and bounded spurious currents.
+// densities against the equal-area rule of the model and, with
+// Kupershtokh's mixed force, against its own rule and Maxwell's
+// construction, Laplace's law for drops of three radii, mass to round-off
+// and bounded spurious currents.
 // One simulation type, D2Q9 BGK in double, so set_force compiles once.
 
 #include <cmath>
@@ -68,8 +70,11 @@ struct Coexistence {
   double gas, liquid, pressure;
 };
 
-template <class Eos>
-Coexistence equal_area(const Eos& eos, double low, double high, double power) {
+// The coexistence of an equal-area rule int (p0 - p) weight(rho) drho = 0
+// for any weight; the integral in ln rho, so that a vapour density near
+// zero is resolved.
+template <class Eos, class Weight>
+Coexistence equal_area_weighted(const Eos& eos, double low, double high, const Weight& weight) {
   const auto derivative = [&](double rho) { return (eos.pressure(rho + 1e-7) - eos.pressure(rho - 1e-7)) / 2e-7; };
   // The spinodals: dp/drho = 0 at a local maximum (gas side) then a minimum.
   const auto bisect = [](const std::function<double(double)>& f, double a, double b) {
@@ -98,54 +103,83 @@ Coexistence equal_area(const Eos& eos, double low, double high, double power) {
     const auto shifted = [&](double rho) { return eos.pressure(rho) - p0; };
     return std::pair{bisect(shifted, low, maximum), bisect(shifted, minimum, high)};
   };
-  // int (p0 - p) d(1/psi) by Simpson's rule in rho.
+  // int (p0 - p) weight drho by Simpson's rule in ln rho.
   const auto area = [&](double p0) {
     const auto [gas, liquid] = roots(p0);
     const int n = 4000;
-    const double h = (liquid - gas) / n;
-    const auto integrand = [&](double rho) {
-      const double dpsi = (eos.psi(rho + 1e-7) - eos.psi(rho - 1e-7)) / 2e-7;
-      return (p0 - eos.pressure(rho)) * dpsi / std::pow(eos.psi(rho), power);
+    const double start = std::log(gas), h = (std::log(liquid) - start) / n;
+    const auto integrand = [&](double log_rho) {
+      const double rho = std::exp(log_rho);
+      return (p0 - eos.pressure(rho)) * weight(rho) * rho;
     };
-    double s = integrand(gas) + integrand(liquid);
-    for (int k = 1; k < n; ++k) s += (k % 2 ? 4 : 2) * integrand(gas + k * h);
+    double s = integrand(start) + integrand(start + n * h);
+    for (int k = 1; k < n; ++k) s += (k % 2 ? 4 : 2) * integrand(start + k * h);
     return s * h / 3;
   };
-  const double p_low = std::max(eos.pressure(minimum), 1e-12), p_high = eos.pressure(maximum);
+  // p0 between the spinodal pressures, and above p(low), so that the
+  // vapour root stays inside [low, maximum].
+  const double p_low = std::max(eos.pressure(minimum), 2 * eos.pressure(low)), p_high = eos.pressure(maximum);
   const double p0 = bisect(area, p_low + 1e-12 * p_high, p_high - 1e-12 * p_high);
   const auto [gas, liquid] = roots(p0);
   return {gas, liquid, p0};
 }
 
-// F(x) = -G psi(x) sum_i w_i psi(x + c_i) c_i, summed here site by site
-// with periodic wrap, against the fused statement on a random psi field;
-// D2Q9 and D3Q19 (the statement is written once for any velocity set).
+// Equal areas with weight psi' / psi^power.
+template <class Eos>
+Coexistence equal_area(const Eos& eos, double low, double high, double power) {
+  return equal_area_weighted(eos, low, high, [&](double rho) {
+    // A relative step: the vapour root may lie far below 1e-7.
+    const double dpsi = (eos.psi(rho * (1 + 1e-6)) - eos.psi(rho * (1 - 1e-6))) / (2e-6 * rho);
+    return dpsi / std::pow(eos.psi(rho), power);
+  });
+}
+
+// Maxwell's construction: equal areas in 1/rho, weight 1 / rho^2.
+template <class Eos>
+Coexistence maxwell(const Eos& eos, double low, double high) {
+  return equal_area_weighted(eos, low, high, [](double rho) { return 1.0 / (rho * rho); });
+}
+
+// F(x) = -G [(1 - 2A) psi(x) sum_i w_i psi(x + c_i) c_i
+// + A sum_i w_i psi(x + c_i)^2 c_i], summed here site by site with
+// periodic wrap, against the fused statement on a random psi field; D2Q9
+// and D3Q19 (the statement is written once for any velocity set), the
+// plain force (A = 0) and a mixed one.
 template <class VS>
-double largest_force_error(const Geometry& g) {
+double largest_force_error(const Geometry& g, double mixing) {
   Lattice<double, VectorWidth> psi(g);
   ParallelRng rng(5);
   rng.uniform(psi, 0.2, 0.9);
-  const auto model = shan_chen_exponential(-5.0);
+  auto model = shan_chen_exponential(-5.0);
+  model.mixing = mixing;
   Lattice<RealVector<double, VS::d>, VectorWidth> force(g);
   force = shan_chen_force<VS>(model, psi);
   double largest = 0;
   for_each_coordinate(g, [&](const Coordinate& x) {
-    double sum[VS::d] = {};
+    double sum[VS::d] = {}, squares[VS::d] = {};
     for (int i = 0; i < VS::q; ++i) {
       Coordinate c(VS::d);
       for (int d = 0; d < VS::d; ++d) c[d] = VS::c[i][d];
       const double neighbour = peek(psi, displaced(x, c, g.dims()));
-      for (int d = 0; d < VS::d; ++d) sum[d] += VS::w[i] * neighbour * VS::c[i][d];
+      for (int d = 0; d < VS::d; ++d) {
+        sum[d] += VS::w[i] * neighbour * VS::c[i][d];
+        squares[d] += VS::w[i] * neighbour * neighbour * VS::c[i][d];
+      }
     }
     const auto f = peek(force, x);
-    for (int d = 0; d < VS::d; ++d) largest = std::max(largest, std::abs(f.v[d] - 5.0 * peek(psi, x) * sum[d]));
+    for (int d = 0; d < VS::d; ++d) {
+      const double expected = 5.0 * ((1 - 2 * mixing) * peek(psi, x) * sum[d] + mixing * squares[d]);
+      largest = std::max(largest, std::abs(f.v[d] - expected));
+    }
   });
   return largest;
 }
 
 TEST(LbmShanChen, ForceStatementMatchesTheSumOverNeighbours) {
-  EXPECT_LT(largest_force_error<D2Q9>(Geometry({8, 16})), 1e-15);
-  EXPECT_LT(largest_force_error<D3Q19>(Geometry({8, 8, 16})), 1e-15);
+  for (double mixing : {0.0, -0.3}) {
+    EXPECT_LT(largest_force_error<D2Q9>(Geometry({8, 16}), mixing), 1e-15) << "A " << mixing;
+    EXPECT_LT(largest_force_error<D3Q19>(Geometry({8, 8, 16}), mixing), 1e-15) << "A " << mixing;
+  }
 }
 
 // The bulk pressure (expression and host function) is the equation of
@@ -223,6 +257,96 @@ TEST(LbmShanChen, FlatInterfaceReachesEqualAreaCoexistenceCarnahanStarling) {
                        "Carnahan-Starling, T = 0.85 T_c");
 }
 
+// The densities a flat interface settles to: a slab on 1 x 128 (the
+// problem is one-dimensional), started at 1.1 and 0.98 times the given
+// densities, after `steps` steps at tau = 1; the vapour at the bottom
+// row, the liquid at the middle one.
+template <class Model>
+Coexistence lattice_coexistence(const Model& model, const Coexistence& start, long steps) {
+  const Geometry g({1, 128});
+  PhaseSim sim = slab<Model>(g, start.gas * 1.1, start.liquid * 0.98, 1.0);
+  ShanChenCoupling coupling(sim, model);
+  coupling.run(steps);
+  ScalarField rho(g);
+  rho = sim.density();
+  return {peek(rho, {0, 0}), peek(rho, {0, 64}), 0.0};
+}
+
+// Kupershtokh's force with A = mixing has the mechanical-stability rule
+// int (p0 - p) psi' / psi^(1 + epsilon) drho = 0 with epsilon = -4 A (see
+// shan_chen.hpp; A = 0 is the equal areas in ln psi above). Checked here
+// for five values of A near the critical point, where the interface is
+// wide and the rule, a second-order expansion, is accurate: the lattice
+// meets it within 0.5 % (measured: vapour 1e-5 to 3e-3, growing with |A|;
+// liquid below 5e-4), while each step of 0.1 in A moves the vapour density
+// by 3 % to 4 %, so a wrong epsilon(A) fails. The rule of the force alone,
+// Taylor-expanded without the lattice's own momentum flux (power 2 - 6 A),
+// misses the vapour by 9 % to 14 % (printed for contrast).
+TEST(LbmShanChen, KupershtokhForceFollowsItsEqualAreaRule) {
+  const auto check = [](const auto& model_without_mixing, const auto& reference, double high, const char* name) {
+    for (double mixing : {0.0, -0.1, -0.2, -0.3, -0.4}) {
+      auto model = model_without_mixing;
+      model.mixing = mixing;
+      const Coexistence expected = equal_area(reference, 1e-8, high, 1.0 - 4.0 * mixing);
+      const Coexistence continuum = equal_area(reference, 1e-8, high, 2.0 - 6.0 * mixing);
+      const Coexistence lattice = lattice_coexistence(model, expected, 20000);
+      std::printf("Shan-Chen %s, A = %.2f: gas %.5f liquid %.5f; rule psi^(1 - 4A): %.5f %.5f (relative error "
+                  "%.1e %.1e); force alone psi^(2 - 6A): %.5f %.5f\n",
+                  name, mixing, lattice.gas, lattice.liquid, expected.gas, expected.liquid,
+                  lattice.gas / expected.gas - 1, lattice.liquid / expected.liquid - 1, continuum.gas,
+                  continuum.liquid);
+      EXPECT_NEAR(lattice.gas / expected.gas, 1.0, 0.005) << name << ", A " << mixing;
+      EXPECT_NEAR(lattice.liquid / expected.liquid, 1.0, 0.005) << name << ", A " << mixing;
+    }
+  };
+  check(shan_chen_exponential(-4.5), ExponentialReference{-4.5}, 4.0, "psi = 1 - exp(-rho), G = -4.5");
+  const double temperature = 0.9 * 0.37733072 / 4;
+  check(shan_chen_carnahan_starling(CarnahanStarling{1.0, 4.0, 1.0, temperature}),
+        CarnahanStarlingReference{temperature}, 0.42, "Carnahan-Starling, T = 0.9 T_c");
+}
+
+// With one value of A per equation of state (ShanChen::maxwell_mixing of
+// the model's constructors) a flat interface meets Maxwell's construction,
+// equal pressures and int (p0 - p) drho / rho^2 = 0, solved above from the
+// equations of state written in this test: within 2 % in both phases,
+// over G = -4.5 to -5 (original psi) and T = 0.75 to 0.9 T_c
+// (Carnahan–Starling). Measured: vapour within 0.5 %, liquid within 0.1 %.
+// With the plain force (printed) the vapour is 7 % to 63 % below Maxwell's,
+// and at 0.75 T_c that flow blows up: the mixing also stabilises it.
+template <class Model, class Reference>
+void check_maxwell(const Model& model, const Reference& reference, double high, const char* name) {
+  const Coexistence expected = maxwell(reference, 1e-8, high);
+  const Coexistence lattice = lattice_coexistence(model, expected, 20000);
+  auto plain_model = model;
+  plain_model.mixing = 0.0;
+  const Coexistence plain = lattice_coexistence(plain_model, expected, 20000);
+  std::printf("Shan-Chen %s, A = %.2f: gas %.5f liquid %.5f; Maxwell: %.5f %.5f (relative error %.1e %.1e); "
+              "plain force (A = 0): %.5f %.5f (%.1e %.1e)\n",
+              name, model.mixing, lattice.gas, lattice.liquid, expected.gas, expected.liquid,
+              lattice.gas / expected.gas - 1, lattice.liquid / expected.liquid - 1, plain.gas, plain.liquid,
+              plain.gas / expected.gas - 1, plain.liquid / expected.liquid - 1);
+  EXPECT_NEAR(lattice.gas / expected.gas, 1.0, 0.02) << name;
+  EXPECT_NEAR(lattice.liquid / expected.liquid, 1.0, 0.02) << name;
+}
+
+TEST(LbmShanChen, FlatInterfaceMeetsMaxwellWithMixingOriginalPsi) {
+  for (double coupling : {-4.5, -5.0}) {
+    char name[64];
+    std::snprintf(name, sizeof name, "psi = 1 - exp(-rho), G = %.1f", coupling);
+    check_maxwell(shan_chen_exponential_maxwell(coupling), ExponentialReference{coupling}, 4.0, name);
+  }
+}
+
+TEST(LbmShanChen, FlatInterfaceMeetsMaxwellWithMixingCarnahanStarling) {
+  for (double reduced : {0.9, 0.85, 0.8, 0.75}) {
+    const double temperature = reduced * 0.37733072 / 4;
+    char name[64];
+    std::snprintf(name, sizeof name, "Carnahan-Starling, T = %.2f T_c", reduced);
+    check_maxwell(shan_chen_carnahan_starling_maxwell(CarnahanStarling{1.0, 4.0, 1.0, temperature}),
+                  CarnahanStarlingReference{temperature}, 0.42, name);
+  }
+}
+
 // A drop of radius r0 in its vapour, at the centre of an n x n periodic box.
 PhaseSim drop(int n, double r0, double gas, double liquid, double tau) {
   const Geometry g({n, n});
@@ -263,15 +387,17 @@ PhaseSim drop(int n, double r0, double gas, double liquid, double tau) {
 // small (bounded by 0.01 here, measured 6e-3): the nearest-neighbour force
 // is isotropic to fourth order only, and its anisotropy drives steady
 // currents at the interface.
-TEST(LbmShanChen, DropsObeyLaplacesLaw) {
+// The model: G = -5 (the pressure is the reference's); gas and liquid:
+// the drop's starting densities.
+template <class Model>
+void check_laplace(const Model& model, double gas, double liquid, const char* name) {
   const ExponentialReference reference{-5.0};
-  const auto model = shan_chen_exponential(-5.0);
   const int n = 64;
   const long steps = 6000;  // converged: 20000 steps give the same densities to 5 digits
   std::vector<double> inverse_radius, jump;
   double largest_speed = 0;
   for (double r0 : {10.0, 14.0, 18.0}) {
-    PhaseSim sim = drop(n, r0, 0.12, 1.88, 1.0);
+    PhaseSim sim = drop(n, r0, gas, liquid, 1.0);
     ShanChenCoupling coupling(sim, model);
     const double mass = sim.mass();
     coupling.run(steps);
@@ -284,9 +410,9 @@ TEST(LbmShanChen, DropsObeyLaplacesLaw) {
     const double delta_p = reference.pressure(inside) - reference.pressure(outside);
     const double speed = sim.max_speed();
     largest_speed = std::max(largest_speed, speed);
-    std::printf("drop R0 %.0f: rho_in %.5f rho_out %.5f, R %.3f, Delta p %.4e, Delta p R %.5f, max |u| %.2e, "
+    std::printf("%s drop R0 %.0f: rho_in %.5f rho_out %.5f, R %.3f, Delta p %.4e, Delta p R %.5f, max |u| %.2e, "
                 "mass drift %.1e\n",
-                r0, inside, outside, radius, delta_p, delta_p * radius, speed, sim.mass() / mass - 1);
+                name, r0, inside, outside, radius, delta_p, delta_p * radius, speed, sim.mass() / mass - 1);
     inverse_radius.push_back(1.0 / radius);
     jump.push_back(delta_p);
   }
@@ -307,9 +433,9 @@ TEST(LbmShanChen, DropsObeyLaplacesLaw) {
   }
   const double variance = residuals / (k - 2);
   const double intercept_error = std::sqrt(variance * sxx / (k * sxx - sx * sx));
-  std::printf("Laplace: surface tension sigma = %.5f, intercept %.2e +- %.2e (smallest jump %.2e); largest spurious "
-              "|u| %.2e\n",
-              slope, intercept, intercept_error, jump.back(), largest_speed);
+  std::printf("Laplace, %s: surface tension sigma = %.5f, intercept %.2e +- %.2e (smallest jump %.2e); largest "
+              "spurious |u| %.2e\n",
+              name, slope, intercept, intercept_error, jump.back(), largest_speed);
   EXPECT_GT(slope, 0.0);
   EXPECT_LT(std::abs(intercept), 0.1 * jump.back());
   double mean_sigma = 0;
@@ -317,6 +443,18 @@ TEST(LbmShanChen, DropsObeyLaplacesLaw) {
   for (std::size_t i = 0; i < jump.size(); ++i)
     EXPECT_NEAR(jump[i] / inverse_radius[i] / mean_sigma, 1.0, 0.05) << "R " << 1.0 / inverse_radius[i];
   EXPECT_LT(largest_speed, 0.01);
+}
+
+TEST(LbmShanChen, DropsObeyLaplacesLaw) { check_laplace(shan_chen_exponential(-5.0), 0.12, 1.88, "plain force"); }
+
+// The same with Kupershtokh's force at the Maxwell-consistent A = -0.21:
+// Laplace's law holds as well (measured Delta p R = 0.0447, 0.0455, 0.0460;
+// intercept 6 % of the smallest jump), with a larger surface tension,
+// sigma = 0.043 against 0.032 (the mixing changes the gradient terms of
+// the pressure tensor, psi psi'' + 2A psi'^2, which set sigma), and
+// smaller spurious currents (5e-3 against 6e-3).
+TEST(LbmShanChen, DropsObeyLaplacesLawWithMixing) {
+  check_laplace(shan_chen_exponential_maxwell(-5.0), 0.15, 1.93, "A = -0.21");
 }
 
 // In place (the AA pattern) the coupling reads the populations in natural
