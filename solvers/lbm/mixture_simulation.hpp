@@ -4,7 +4,8 @@
 // (the pull scheme), optional half-way bounce-back walls. One step is three
 // statements:
 //   1. the densities (rho_1, rho_2) the next collision sees, one field of
-//      pairs (on solid cells: the wall's own record, see below);
+//      pairs (beside walls with the bounced-back populations; on solid
+//      cells the wall's own record, see below);
 //   2. the cross forces of both components from that field shifted along
 //      every velocity (one fused statement);
 //   3. both components streamed, bounced back at walls and collided toward
@@ -94,13 +95,12 @@ class MixtureSimulation {
   // The densities the next collision sees and the cross forces from them
   // (statements 1 and 2 at the top of this file).
   void update_force() {
-    const auto after_streaming = [&](const PopulationField& f) { return density_after_streaming<VS>(f); };
     if (boundary_) {
-      const auto solid = element<0>(*boundary_);
-      densities_ = pack<RealVector<Real, 2>>(where(solid, lbm::density<VS>(f_[0]), after_streaming(f_[0])),
-                                             where(solid, lbm::density<VS>(f_[1]), after_streaming(f_[1])));
+      densities_ = map(functors::MixtureDensitiesWithWalls<VS, HalfWayWalls<Boundary>>{},
+                       streamed_populations<VS>(f_[0]), streamed_populations<VS>(f_[1]), f_[0], f_[1],
+                       values_along_velocities<VS, -1>(*boundary_));
     } else {
-      densities_ = pack<RealVector<Real, 2>>(after_streaming(f_[0]), after_streaming(f_[1]));
+      densities_ = pack<RealVector<Real, 2>>(density_after_streaming<VS>(f_[0]), density_after_streaming<VS>(f_[1]));
     }
     cross_force_ = mixture_cross_force<VS>(parameters_.coupling, densities_);
   }

@@ -202,6 +202,39 @@ struct MixtureUpdate {
   }
 };
 
+// The densities (rho_1, rho_2) the next collision sees at x, with walls:
+// the streamed populations with the wall's in place of those whose
+// upstream cell is solid (what MixtureUpdate collides), so that the force
+// is that of the density the step collides next to a wall too. On a solid
+// cell, the density of its own record: the wall's pseudopotential.
+template <class VS, class Walls>
+struct MixtureDensitiesWithWalls {
+  static constexpr const char* name = "mixture_densities_with_walls";
+  template <class V, class W>
+  LATTE_INLINE RealVector<V, 2> operator()(const Populations<V, VS::q>& in1, const Populations<V, VS::q>& in2,
+                                           const Populations<V, VS::q>& beside1,
+                                           const Populations<V, VS::q>& beside2,
+                                           const Vec<W, VS::q, GenericIndex>& upstream) const {
+    using latte::functors::as_mask;
+    using latte::functors::select_leaf;
+    const auto walled_density = [&](const Populations<V, VS::q>& incoming, const Populations<V, VS::q>& previous)
+                                    LATTE_LAMBDA {
+      V rho = incoming.v[0];
+      static_for<VS::q>([&](auto i) LATTE_LAMBDA {
+        if constexpr (!is_rest_velocity<VS, i>())
+          rho = rho + select_leaf(as_mask(upstream.v[i].v[0]),
+                                  Walls::template value<VS, i>(previous, incoming, upstream), incoming.v[i]);
+      });
+      return rho;
+    };
+    const auto solid_here = as_mask(upstream.v[0].v[0]);  // c_0 = 0: the site itself
+    RealVector<V, 2> rho;
+    rho.v[0] = select_leaf(solid_here, moments<VS>(beside1).rho, walled_density(in1, beside1));
+    rho.v[1] = select_leaf(solid_here, moments<VS>(beside2).rho, walled_density(in2, beside2));
+    return rho;
+  }
+};
+
 // u = (j_1 + j_2 - (F_1 + F_2) / 2) / rho from the stored post-collision
 // populations (the mean of before and after the step's forcing, as
 // macroscopic.hpp's velocity), with the cross force of the step taken.
