@@ -181,7 +181,7 @@ TEST(LbmShanChenMixture, DensitiesBesideWallsAreThoseTheCollisionSees) {
 // exactly half-way (its magic parameter (tau - 1/2)^2 = 3/16; the wall
 // layer's dissolved fluid 1 moves it a little), so what is left is mostly
 // the diffuse interface. G = 3 keeps the layers purer than G = 2.5 (about 5 %
-// of the other fluid instead of 8 %) and the interfaces steadier.
+// of the other fluid instead of 11 %) and the interfaces steadier.
 struct LayeredResult {
   double error;      // largest |u - u_exact| / max u_exact
   double core_error; // the same at the centre line
