@@ -1,7 +1,7 @@
 // Two immiscible fluids with the two-component Shan–Chen model (D2Q9,
 // solvers/lbm/mixture_simulation.hpp).
 //
-//   lbm_two_fluids --case rayleigh-taylor --n 64 --steps 12000 --out DIR
+//   lbm_two_fluids --case rayleigh-taylor --n 64 --steps 4000 --out DIR
 //   lbm_two_fluids --case layered-channel --half-width 16 --max-error 0.05 --out DIR
 //
 // rayleigh-taylor: a heavy fluid (1) above a light one (2) in a box of
