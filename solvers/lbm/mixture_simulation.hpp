@@ -18,9 +18,11 @@
 //   double m1 = mix.mass<0>();
 //   Lattice<double> phi(geometry); phi = mix.composition();
 //
-// Walls: the boundary field of boundaries.hpp, {solid, u_w...} per site
-// (moving walls too, through Ladd's correction with rho_w = 1 applied to each
-// component). Solid cells keep the populations they were initialised with,
+// Walls: the boundary field of boundaries.hpp, {solid, u_w...} per site,
+// at rest: the wall rule's moving-wall term (wall_rules.hpp, rho_w = 1)
+// would be added to each component, counting the wall's momentum once per
+// component, so wall velocities must be zero (not checked). Solid cells
+// keep the populations they were initialised with,
 // and their densities are what the cross force sees there: initialising the
 // solid cells with the densities of a pure fluid makes the wall wetted by
 // that fluid (a fixed pseudopotential on the wall).
