@@ -17,3 +17,4 @@
 #include "test_lbm_thermal_in_place.cpp"
 #include "test_lbm_thermal_checkpoint.cpp"
 #include "test_lbm_shan_chen.cpp"
+#include "test_lbm_shan_chen_mixture.cpp"
