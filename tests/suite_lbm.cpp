@@ -14,3 +14,4 @@
 #include "test_lbm_body_force.cpp"
 #include "test_lbm_thermal.cpp"
 #include "test_lbm_shan_chen.cpp"
+#include "test_lbm_shan_chen_wetting.cpp"
