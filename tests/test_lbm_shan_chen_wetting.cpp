@@ -140,7 +140,7 @@ DropOnWall drop_on_wall(double wall_density, long steps) {
   // A check of the measurement: the contour is a circle (the rms distance
   // of its points from the fitted circle, in lattice units).
   double squares = 0;
-  for (const Point2& point : points) {
+  for (const ContourPoint& point : points) {
     const double off = std::hypot(point.x - circle.x, point.y - circle.y) - circle.radius;
     squares += off * off;
   }

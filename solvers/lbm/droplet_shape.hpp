@@ -18,7 +18,7 @@
 
 namespace latte::lbm {
 
-struct Point2 {
+struct ContourPoint {
   double x, y;
 };
 
@@ -27,9 +27,9 @@ struct Point2 {
 // the density has a layer of its own that is not the drop's surface.
 // Crossings that wrap around the periodic x boundary are unwrapped towards
 // x_centre (the drop's centre), so a drop across the seam stays whole.
-inline std::vector<Point2> contour_points(const std::vector<double>& rho, int nx, int ny, double level,
+inline std::vector<ContourPoint> contour_points(const std::vector<double>& rho, int nx, int ny, double level,
                                           double lowest_y, double x_centre) {
-  std::vector<Point2> points;
+  std::vector<ContourPoint> points;
   const auto at = [&](int x, int y) { return rho[static_cast<std::size_t>(y) * nx + x]; };
   const auto unwrap = [&](double x) {
     while (x - x_centre > 0.5 * nx) x -= nx;
@@ -58,11 +58,11 @@ struct Circle {
 
 // The least-squares circle through points (Kasa's algebraic fit: minimise
 // sum (x^2 + y^2 + a x + b y + c)^2, a linear problem in a, b, c).
-inline Circle fit_circle(const std::vector<Point2>& points) {
+inline Circle fit_circle(const std::vector<ContourPoint>& points) {
   if (points.size() < 3) throw std::runtime_error("lbm: fit_circle: fewer than three points");
   // Normal equations M (a, b, c) = r, solved by Cramer's rule.
   double m[3][3] = {}, r[3] = {};
-  for (const Point2& p : points) {
+  for (const ContourPoint& p : points) {
     const double row[3] = {p.x, p.y, 1.0}, rhs = -(p.x * p.x + p.y * p.y);
     for (int i = 0; i < 3; ++i) {
       for (int j = 0; j < 3; ++j) m[i][j] += row[i] * row[j];
