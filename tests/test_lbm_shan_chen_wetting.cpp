@@ -205,8 +205,9 @@ TEST(LbmShanChenWetting, InPlaceSameAsTwoLattices) {
   }
 }
 
-// Without a wetting parameter a simulation with walls is refused, and a
-// wetting parameter without walls too.
+// Without a wetting parameter a simulation with walls is refused, a
+// wetting parameter without walls too, and walls set after the coupling
+// was made (they would have no wetting parameter).
 TEST(LbmShanChenWetting, WallsAndWettingGoTogether) {
   const Geometry g({16, 8});
   WallSim walled(g, Parameters{}), open(g, Parameters{});
@@ -214,6 +215,9 @@ TEST(LbmShanChenWetting, WallsAndWettingGoTogether) {
   const auto model = shan_chen_exponential(-5.0);
   EXPECT_THROW((ShanChenCoupling{walled, model}), std::logic_error);
   EXPECT_THROW((ShanChenCoupling{open, model, Wetting{1.0}}), std::logic_error);
+  ShanChenCoupling coupled{open, model};
+  open.set_boundary(flat_walls(g));
+  EXPECT_THROW(coupled.step(), std::logic_error);
 }
 
 }  // namespace

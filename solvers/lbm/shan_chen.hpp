@@ -269,6 +269,9 @@ class ShanChenCoupling {
   // walls, rho is what the walls send back where a neighbour is solid,
   // psi_wall on solid sites, and the force is zero there.
   void update_force() {
+    if (walls_ != (simulation_.boundary() != nullptr))
+      throw std::logic_error("lbm: Shan-Chen coupling: walls were set or removed after the coupling was made; make "
+                             "the coupling after set_boundary, with Wetting{wall_density} for walls");
     const auto& f = simulation_.populations();
     if (const auto* boundary = simulation_.boundary()) {
       psi_ = pseudopotential_with_walls<velocity_set>(model_.pseudopotential, wall_psi_, f, *boundary);
@@ -299,6 +302,7 @@ class ShanChenCoupling {
 
  private:
   void start() {
+    walls_ = simulation_.boundary() != nullptr;
     if (!simulation_.has_force_field()) simulation_.set_force(typename Sim::VectorField(simulation_.geometry()));
     update_force();
   }
@@ -307,6 +311,7 @@ class ShanChenCoupling {
   ShanChen<Pseudopotential> model_;
   ScalarField psi_;
   double wall_psi_ = 0.0;
+  bool walls_ = false;  // the simulation had walls when the coupling was made
 };
 
 }  // namespace latte::lbm
