@@ -18,3 +18,4 @@
 #include "test_lbm_thermal_checkpoint.cpp"
 #include "test_lbm_shan_chen.cpp"
 #include "test_lbm_shan_chen_mixture.cpp"
+#include "test_lbm_shan_chen_wetting.cpp"

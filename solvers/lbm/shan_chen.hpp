@@ -83,6 +83,7 @@
 #include "dsl/latte.hpp"
 #include "solvers/lbm/equilibrium.hpp"
 #include "solvers/lbm/macroscopic.hpp"
+#include "solvers/lbm/shan_chen_wetting.hpp"
 #include "solvers/lbm/simulation.hpp"
 #include "solvers/lbm/stream_collide.hpp"
 #include "solvers/lbm/velocity_sets.hpp"
@@ -325,9 +326,10 @@ auto density_after_streaming(const F& f) {
 // (set_force is called here if the simulation has no field yet) before the
 // flow step. The field then holds the interaction force alone, rewritten
 // every step: an external force such as gravity goes in
-// Parameters::force, which adds to it. Periodic fluid only: a simulation
-// with walls is refused (a wall's psi, the wetting condition, is not
-// defined here).
+// Parameters::force, which adds to it. A simulation with half-way
+// bounce-back walls needs a wetting parameter, the wall's virtual density
+// (shan_chen_wetting.hpp); one without walls is periodic fluid and takes
+// none. Curved walls are refused.
 template <class Sim, class Pseudopotential>
 class ShanChenCoupling {
  public:
@@ -337,16 +339,38 @@ class ShanChenCoupling {
   ShanChenCoupling(Sim& simulation, const ShanChen<Pseudopotential>& model)
       : simulation_(simulation), model_(model), psi_(simulation.geometry()) {
     if (simulation.boundary())
-      throw std::logic_error("lbm: Shan-Chen coupling: the simulation has walls; wetting walls are not supported yet");
-    if (!simulation.has_force_field()) simulation.set_force(typename Sim::VectorField(simulation.geometry()));
-    update_force();
+      throw std::logic_error("lbm: Shan-Chen coupling: the simulation has walls: give their wetting parameter, "
+                             "ShanChenCoupling(simulation, model, Wetting{wall_density})");
+    start();
+  }
+  ShanChenCoupling(Sim& simulation, const ShanChen<Pseudopotential>& model, const Wetting& wetting)
+      : simulation_(simulation), model_(model), psi_(simulation.geometry()),
+        wall_psi_(wall_pseudopotential(model.pseudopotential, wetting)) {
+    if (!simulation.boundary())
+      throw std::logic_error("lbm: Shan-Chen coupling: a wetting parameter without walls (set_boundary first)");
+    if (simulation.curved_walls())
+      throw std::logic_error("lbm: Shan-Chen coupling: wetting walls are half-way bounce-back walls; curved walls "
+                             "are not supported");
+    start();
   }
 
   // psi and the force from the populations the next step streams and
-  // collides: two statements, psi = psi(rho) and F = force(psi).
+  // collides: two statements, psi = psi(rho) and F = force(psi). With
+  // walls, rho is what the walls send back where a neighbour is solid,
+  // psi_wall on solid sites, and the force is zero there.
   void update_force() {
-    psi_ = pseudopotential_of(model_, density_after_streaming<velocity_set>(simulation_.populations()));
-    simulation_.force_field() = shan_chen_force<velocity_set>(model_, psi_);
+    if (walls_ != (simulation_.boundary() != nullptr))
+      throw std::logic_error("lbm: Shan-Chen coupling: walls were set or removed after the coupling was made; make "
+                             "the coupling after set_boundary, with Wetting{wall_density} for walls");
+    const auto& f = simulation_.populations();
+    if (const auto* boundary = simulation_.boundary()) {
+      psi_ = pseudopotential_with_walls<velocity_set>(model_.pseudopotential, wall_psi_, f, *boundary);
+      simulation_.force_field() =
+          zero_on_solid<velocity_set::d>(shan_chen_force<velocity_set>(model_, psi_), *boundary);
+    } else {
+      psi_ = pseudopotential_of(model_, density_after_streaming<velocity_set>(f));
+      simulation_.force_field() = shan_chen_force<velocity_set>(model_, psi_);
+    }
   }
   // One multiphase step: the force of the density the step collides, then
   // the flow step. Afterwards the force field still holds the force of the
@@ -360,14 +384,24 @@ class ShanChenCoupling {
   }
 
   const ShanChen<Pseudopotential>& model() const { return model_; }
+  // psi_wall (zero without walls).
+  double wall_psi() const { return wall_psi_; }
   // psi of the last step's collision.
   const ScalarField& pseudopotential() const { return psi_; }
   Sim& simulation() { return simulation_; }
 
  private:
+  void start() {
+    walls_ = simulation_.boundary() != nullptr;
+    if (!simulation_.has_force_field()) simulation_.set_force(typename Sim::VectorField(simulation_.geometry()));
+    update_force();
+  }
+
   Sim& simulation_;
   ShanChen<Pseudopotential> model_;
   ScalarField psi_;
+  double wall_psi_ = 0.0;
+  bool walls_ = false;  // the simulation had walls when the coupling was made
 };
 
 }  // namespace latte::lbm
