@@ -3,7 +3,8 @@
 // a D2Q5 temperature, the Boussinesq force, walls with fixed temperatures;
 // and D3Q19 with D3Q7, the flow in place) and the Shan-Chen liquid-vapour
 // model (a D2Q9 drop with the original pseudopotential, two lattices and in
-// place; a D3Q19 slab with the Carnahan-Starling one). Each step's
+// place, with Maxwell's mixing and on a wetting wall; a D3Q19 slab with the
+// Carnahan-Starling one) and the two-component mixture between walls. Each step's
 // statements read neighbours across the ranks' faces (the temperature's
 // streaming, the force's shifted psi values), and the reductions (mass,
 // total temperature, the Nusselt number) are the reproducible sums. Run
@@ -15,7 +16,9 @@
 #include "decomposition_support.hpp"
 #include "solvers/lbm/boussinesq.hpp"
 #include "solvers/lbm/nusselt.hpp"
+#include "solvers/lbm/mixture_simulation.hpp"
 #include "solvers/lbm/shan_chen.hpp"
+#include "solvers/lbm/shan_chen_wetting.hpp"
 #include "solvers/lbm/simulation.hpp"
 #include "solvers/lbm/thermal.hpp"
 
@@ -99,6 +102,23 @@ struct PhaseSeparation {
       : flow(g, lbm::Parameters{1.0}, scheme...), coupling(initialised(flow, liquid, vapour, inside), model) {
     coupling.run(steps);
   }
+  // On walls at y = 0 and y = top wetted as by a fluid of density wall_density.
+  template <class Liquid>
+  PhaseSeparation(const Geometry& g, const lbm::ShanChen<Pseudopotential>& model, double liquid, double vapour,
+                  Liquid&& inside, long steps, double wall_density)
+      : flow(g, lbm::Parameters{1.0}),
+        coupling(initialised(with_walls(flow), liquid, vapour, inside), model, lbm::Wetting{wall_density}) {
+    coupling.run(steps);
+  }
+
+  static Flow& with_walls(Flow& flow) {
+    typename Flow::Boundary walls(flow.geometry());
+    const int top = flow.geometry().dims()[1] - 1;
+    walls = zero;
+    lbm::mark_solid(walls, [top](const Coordinate& x) { return x[1] == 0 || x[1] == top; });
+    flow.set_boundary(walls);
+    return flow;
+  }
 
   template <class Liquid>
   static Flow& initialised(Flow& flow, double liquid, double vapour, Liquid&& inside) {
@@ -132,11 +152,63 @@ TEST(DecompositionMultiphysics, ShanChenDropD2Q9InPlace) {
                                              lbm::in_place_streaming);
 }
 
+TEST(DecompositionMultiphysics, ShanChenDropD2Q9MaxwellMixing) {
+  expect_phase_separation_matches<lbm::D2Q9>({16, 16}, lbm::shan_chen_exponential_maxwell(-5.0), 1.9, 0.16, drop_16,
+                                             60);
+}
+
+TEST(DecompositionMultiphysics, ShanChenDropOnAWettingWallD2Q9) {
+  const auto on_wall = [](const Coordinate& x) { return std::hypot(x[0] - 7.5, x[1] - 1.0) < 6; };
+  expect_phase_separation_matches<lbm::D2Q9>({16, 16}, lbm::shan_chen_exponential(-5.0), 1.9, 0.16, on_wall, 60,
+                                             0.8);
+}
+
 TEST(DecompositionMultiphysics, ShanChenCarnahanStarlingSlabD3Q19) {
   lbm::CarnahanStarling eos;
   eos.temperature = 0.85 * eos.critical_temperature();
   expect_phase_separation_matches<lbm::D3Q19>({8, 8, 8}, lbm::shan_chen_carnahan_starling(eos), 0.28, 0.03,
                                               [](const Coordinate& x) { return x[0] >= 2 && x[0] < 6; }, 30);
+}
+
+// Two immiscible components between walls, a blob of fluid 1 in fluid 2
+// under gravity, after 60 steps.
+struct Mixture {
+  using Mix = lbm::MixtureSimulation<lbm::D2Q9, double>;
+  Mix mix;
+  explicit Mixture(const Geometry& g) : mix(g, parameters()) {
+    Mix::Boundary walls(g);
+    const int top = g.dims()[1] - 1;
+    walls = zero;
+    lbm::mark_solid(walls, [top](const Coordinate& x) { return x[1] == 0 || x[1] == top; });
+    mix.set_boundary(walls);
+    Mix::ScalarField rho1(g), rho2(g);
+    const auto blob = [](const Coordinate& x) { return std::hypot(x[0] - 6.5, x[1] - 9.0) < 4.5; };
+    fill(rho1, [&](const Coordinate& x) { return blob(x) ? 1.0 : 0.05; });
+    fill(rho2, [&](const Coordinate& x) { return blob(x) ? 0.05 : 1.0; });
+    mix.initialise(rho1, rho2);
+    mix.run(60);
+  }
+  static lbm::MixtureParameters parameters() {
+    lbm::MixtureParameters p;
+    p.tau[0] = 0.8;
+    p.tau[1] = 1.1;
+    p.coupling = 2.5;
+    p.gravity[0][1] = -1e-4;
+    return p;
+  }
+};
+
+TEST(DecompositionMultiphysics, TwoComponentsBetweenWallsD2Q9) {
+  const Coordinate dims{16, 16};
+  const Mixture one(replicated(dims));
+  for_each_decomposition(dims, [&](const Geometry& g) {
+    const Mixture many(g);
+    EXPECT_TRUE(same_as_one_rank(many.mix.populations(0), one.mix.populations(0))) << "component 1";
+    EXPECT_TRUE(same_as_one_rank(many.mix.populations(1), one.mix.populations(1))) << "component 2";
+    EXPECT_TRUE(same_as_one_rank(many.mix.cross_force(), one.mix.cross_force())) << "cross forces";
+    EXPECT_TRUE(same_result(many.mix.mass<0>(), one.mix.mass<0>())) << "mass of component 1";
+    EXPECT_TRUE(same_result(many.mix.mass<1>(), one.mix.mass<1>())) << "mass of component 2";
+  });
 }
 
 }  // namespace
