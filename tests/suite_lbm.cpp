@@ -19,3 +19,4 @@
 #include "test_lbm_shan_chen.cpp"
 #include "test_lbm_shan_chen_mixture.cpp"
 #include "test_lbm_shan_chen_wetting.cpp"
+#include "test_lbm_multiphase_layouts.cpp"

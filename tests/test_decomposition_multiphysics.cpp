@@ -1,7 +1,7 @@
 // The coupled lattice-Boltzmann models on a lattice spread over ranks give
 // the very bits of one rank: Rayleigh-Benard convection (a D2Q9 flow with
 // a D2Q5 temperature, the Boussinesq force, walls with fixed temperatures;
-// and D3Q19 with D3Q7, the flow in place) and the Shan-Chen liquid-vapour
+// and D3Q19 with D3Q7, both in place) and the Shan-Chen liquid-vapour
 // model (a D2Q9 drop with the original pseudopotential, two lattices and in
 // place, with Maxwell's mixing and on a wetting wall; a D3Q19 slab with the
 // Carnahan-Starling one) and the two-component mixture between walls. Each step's
@@ -41,7 +41,7 @@ struct Convection {
 
   template <class... Scheme>
   Convection(const Geometry& g, long steps, Scheme... scheme)
-      : flow(g, lbm::Parameters{0.6}, scheme...), heat(g, 0.62), walls(g), plates(g) {
+      : flow(g, lbm::Parameters{0.6}, scheme...), heat(g, 0.62, scheme...), walls(g), plates(g) {
     const int top = g.dims()[D - 1] - 1;
     const auto on_plate = [top](const Coordinate& x) { return x[D - 1] == 0 || x[D - 1] == top; };
     walls = zero;
@@ -85,7 +85,7 @@ void expect_convection_matches(const Coordinate& dims, long steps, Scheme... sch
 
 TEST(DecompositionMultiphysics, RayleighBenardD2Q9WithD2Q5) { expect_convection_matches<lbm::D2Q9, lbm::D2Q5>({16, 12}, 60); }
 
-TEST(DecompositionMultiphysics, RayleighBenardD3Q19WithD3Q7FlowInPlace) {
+TEST(DecompositionMultiphysics, RayleighBenardD3Q19WithD3Q7InPlace) {
   expect_convection_matches<lbm::D3Q19, lbm::D3Q7>({8, 8, 8}, 30, lbm::in_place_streaming);
 }
 

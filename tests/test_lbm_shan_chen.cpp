@@ -382,7 +382,9 @@ PhaseSim drop(int n, double r0, double gas, double liquid, double tau) {
 // lies about 0.6 lattice units outside the equimolar surface: the radius
 // where psi crosses its mean is that much larger); it shrinks with R (7 %
 // of the smallest jump for radii 10-18 on 64^2, 5 % for 14-28 on 96^2).
-// The slope is the surface tension (printed). Mass stays to round-off, and
+// The slope is the surface tension (printed). Each drop stays round (its
+// mid-density contour as far out along an axis as along a diagonal, to 2 %
+// of the radius). Mass stays to round-off, and
 // the spurious currents (the largest |u| of a drop at rest, printed) stay
 // small (bounded by 0.01 here, measured 6e-3): the nearest-neighbour force
 // is isotropic to fourth order only, and its anisotropy drives steady
@@ -410,6 +412,26 @@ void check_laplace(const Model& model, double gas, double liquid, const char* na
     const double delta_p = reference.pressure(inside) - reference.pressure(outside);
     const double speed = sim.max_speed();
     largest_speed = std::max(largest_speed, speed);
+    // Round: the mid-density contour lies as far from the centre along an
+    // axis as along a diagonal (each crossing interpolated between the
+    // sites on either side, at their true distances from the centre).
+    const double mid = 0.5 * (inside + outside), centre = 0.5 * (n - 1);
+    const auto contour_distance = [&](int dx, int dy) {
+      double previous_r = 0, previous_rho = inside;
+      for (int k = 0; k < n / 2; ++k) {
+        const int x = n / 2 + k * dx, y = n / 2 + k * dy;
+        const double r = std::hypot(x - centre, y - centre), value = peek(rho, {x, y});
+        if (value < mid) return previous_r + (r - previous_r) * (previous_rho - mid) / (previous_rho - value);
+        previous_r = r;
+        previous_rho = value;
+      }
+      return -1.0;
+    };
+    const double along_axis = contour_distance(1, 0), along_diagonal = contour_distance(1, 1);
+    std::printf("%s drop R0 %.0f: mid-density contour at %.3f along an axis, %.3f along a diagonal\n", name, r0,
+                along_axis, along_diagonal);
+    EXPECT_GT(along_axis, 0.0);
+    EXPECT_NEAR(along_axis, along_diagonal, 0.02 * radius) << "R0 " << r0 << ": the drop is not round";
     std::printf("%s drop R0 %.0f: rho_in %.5f rho_out %.5f, R %.3f, Delta p %.4e, Delta p R %.5f, max |u| %.2e, "
                 "mass drift %.1e\n",
                 name, r0, inside, outside, radius, delta_p, delta_p * radius, speed, sim.mass() / mass - 1);

@@ -105,7 +105,9 @@ void compare_schemes(const Geometry& g, bool with_walls) {
   const double moved = std::abs(sum(one.temperature()) - total);
   std::printf("%s %s, %ld steps: largest |T_in_place - T_two_lattices| on fluid cells %.3e\n", VS::name,
               with_walls ? "with walls" : "periodic", one.time(), largest);
-  if (!with_walls) EXPECT_LT(moved, 1e-12 * total);  // periodic: sum T is conserved
+  if (!with_walls) {
+    EXPECT_LT(moved, 1e-12 * total);  // periodic: sum T is conserved
+  }
   EXPECT_GT(norm2(two.populations() - start), 1e-4);  // the state moved well beyond the tolerance
 }
 
