@@ -83,7 +83,9 @@ void expect_convection_matches(const Coordinate& dims, long steps, Scheme... sch
   });
 }
 
-TEST(DecompositionMultiphysics, RayleighBenardD2Q9WithD2Q5) { expect_convection_matches<lbm::D2Q9, lbm::D2Q5>({16, 12}, 60); }
+// 16 x 16: on 16 ranks each block (4 x 4) still fills the 8 lanes of an
+// AVX-512 double vector.
+TEST(DecompositionMultiphysics, RayleighBenardD2Q9WithD2Q5) { expect_convection_matches<lbm::D2Q9, lbm::D2Q5>({16, 16}, 60); }
 
 TEST(DecompositionMultiphysics, RayleighBenardD3Q19WithD3Q7InPlace) {
   expect_convection_matches<lbm::D3Q19, lbm::D3Q7>({8, 8, 8}, 30, lbm::in_place_streaming);
