@@ -179,6 +179,26 @@ struct CheckpointFrame {
   std::uint64_t stored_checksum = 0;
 };
 
+// Pass 1 of reading a checkpoint: whether the header's hash plus every
+// record's site hash, summed over the ranks, is the checksum the file
+// stores. `file` is viewed on this rank's block (records of
+// `reals` values after the header); `slice` holds one slice of records.
+template <class R>
+bool checksum_matches(const Communicator& communicator, SharedFile& file, const BlockSlices& block,
+                      std::vector<R>& slice, int reals, std::int64_t record_bytes, const std::vector<char>& header,
+                      std::uint64_t stored_checksum) {
+  std::uint64_t sites_hash = 0;
+  for (int t = 0; t < block.slices(); ++t) {
+    file.read_block(slice.data(), block.sites_per_slice());
+    for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
+      sites_hash += site_hash(static_cast<std::uint64_t>(block.global_index(t, s)),
+                              &slice[static_cast<std::size_t>(s) * reals], record_bytes);
+  }
+  Fnv1a header_hash;
+  header_hash.add(header.data(), header.size());
+  return header_hash.value() + sum_over_ranks(communicator, sites_hash) == stored_checksum;
+}
+
 }  // namespace detail
 
 // Writes the populations, the force field if the simulation has one
@@ -329,16 +349,7 @@ void read_checkpoint(Sim& sim, const std::string& path) {
   try {
     SharedFile file(communicator, path, SharedFile::Mode::read);
     block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    std::uint64_t sites_hash = 0;
-    for (int t = 0; t < block.slices(); ++t) {
-      file.read_block(slice.data(), block.sites_per_slice());
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
-        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)),
-                                        &slice[static_cast<std::size_t>(s) * reals], record_bytes);
-    }
-    Fnv1a header_hash;
-    header_hash.add(header.data(), header.size());
-    if (header_hash.value() + sum_over_ranks(communicator, sites_hash) != frame.stored_checksum)
+    if (!detail::checksum_matches(communicator, file, block, slice, reals, record_bytes, header, frame.stored_checksum))
       throw std::runtime_error("lbm: checkpoint " + path + " fails its checksum (corrupt)");
     block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
     const auto view = sim.populations().host_view(Access::write);

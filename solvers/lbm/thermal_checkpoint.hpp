@@ -186,16 +186,7 @@ void read_checkpoint(ThermalSimulation<VS, R, W>& heat, const std::string& path)
   try {
     SharedFile file(communicator, path, SharedFile::Mode::read);
     block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    std::uint64_t sites_hash = 0;
-    for (int t = 0; t < block.slices(); ++t) {
-      file.read_block(slice.data(), block.sites_per_slice());
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
-        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)),
-                                        &slice[static_cast<std::size_t>(s) * Q], record_bytes);
-    }
-    Fnv1a header_hash;
-    header_hash.add(header.data(), header.size());
-    if (header_hash.value() + sum_over_ranks(communicator, sites_hash) != frame.stored_checksum)
+    if (!detail::checksum_matches(communicator, file, block, slice, Q, record_bytes, header, frame.stored_checksum))
       throw std::runtime_error("lbm: thermal checkpoint " + path + " fails its checksum (corrupt)");
     block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
     const auto view = heat.populations().host_view(Access::write);
