@@ -16,6 +16,7 @@
 #include "test_lbm_rayleigh_benard_onset.cpp"
 #include "test_lbm_thermal_in_place.cpp"
 #include "test_lbm_thermal_checkpoint.cpp"
+#include "test_lbm_thermal_curved_walls.cpp"
 #include "test_lbm_shan_chen.cpp"
 #include "test_lbm_shan_chen_mixture.cpp"
 #include "test_lbm_shan_chen_wetting.cpp"

@@ -35,6 +35,25 @@ namespace latte::lbm {
 template <class VS, class R = double, class W = DefaultWidth>
 using WallLinkField = Lattice<RealVector<R, VS::q>, W>;
 
+namespace detail {
+// Where the wall cuts a link: along(t) is the distance function at the
+// fraction t of the link from its fluid end, >= 0 at t = 0 and < 0 at
+// t = 1; the wall is found by bisection to 1e-12 of the link's length.
+template <class Along>
+double wall_fraction(Along along) {
+  double fluid_end = 0.0, solid_end = 1.0;
+  for (int step = 0; step < 60 && solid_end - fluid_end > 1e-12; ++step) {
+    const double middle = 0.5 * (fluid_end + solid_end), value = along(middle);
+    if (value == 0) {  // on the wall: exact (a wall half-way gives q = 1/2, the half-way bounce-back)
+      fluid_end = solid_end = middle;
+      break;
+    }
+    (value < 0 ? solid_end : fluid_end) = middle;
+  }
+  return std::max(0.5 * (fluid_end + solid_end), 1e-6);
+}
+}  // namespace detail
+
 // mark_curved_obstacle<VS>(b, links, distance): marks the obstacle
 // {x : distance(x) < 0} solid in the boundary field b
 // (resting) and stores the wall fractions of its links in `links`. distance
@@ -67,20 +86,8 @@ void mark_curved_obstacle(Lattice<Vec<R, N, GenericIndex>, W>& b, WallLinkField<
       return;
     }
     RealVector<R, VS::q> q{};
-    for (int k = 1; k < VS::q; ++k) {
-      if (!(at(x, k, 1.0) < 0)) continue;
-      // distance >= 0 at t = 0 (x is fluid), < 0 at t = 1 (x - c_k is inside).
-      double fluid_end = 0.0, solid_end = 1.0;
-      for (int step = 0; step < 60 && solid_end - fluid_end > 1e-12; ++step) {
-        const double middle = 0.5 * (fluid_end + solid_end), value = at(x, k, middle);
-        if (value == 0) {  // on the wall: exact (a wall half-way gives q = 1/2, the half-way bounce-back)
-          fluid_end = solid_end = middle;
-          break;
-        }
-        (value < 0 ? solid_end : fluid_end) = middle;
-      }
-      q.v[k] = static_cast<R>(std::max(0.5 * (fluid_end + solid_end), 1e-6));
-    }
+    for (int k = 1; k < VS::q; ++k)
+      if (at(x, k, 1.0) < 0) q.v[k] = static_cast<R>(detail::wall_fraction([&](double t) { return at(x, k, t); }));
     lv.store(site, q);
   });
 }

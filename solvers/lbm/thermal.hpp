@@ -5,7 +5,8 @@
 // swapped every step (the pull scheme) or, constructed with
 // in_place_streaming, one field updated in place (the AA pattern of
 // in_place_streaming.hpp, as the flow's Simulation), optional fixed-
-// temperature and adiabatic walls (thermal_walls.hpp). Each step is one
+// temperature, heat-flux and adiabatic walls (thermal_walls.hpp), half-way
+// or, with two lattices, curved (thermal_curved_walls.hpp). Each step is one
 // fused statement (thermal_update.hpp) that reads the fluid velocity at
 // every site from whatever the caller passes: a constant, a field, or the
 // flow's velocity() expression (boussinesq.hpp couples the two ways).
@@ -54,6 +55,7 @@ class ThermalSimulation {
   using ScalarField = Lattice<Real, Width>;
   using VectorField = Lattice<RealVector<Real, D>, Width>;
   using Boundary = ThermalBoundaryField<Real, Width>;
+  using WallLinkField = ThermalWallLinkField<VS, Real, Width>;
 
   // tau_T > 1/2; T = 0 everywhere until initialise.
   ThermalSimulation(const Geometry& geometry, double tau)
@@ -89,6 +91,22 @@ class ThermalSimulation {
     boundary_.emplace(b);
   }
   const Boundary* boundary() const { return boundary_ ? &*boundary_ : nullptr; }
+
+  // Curved walls (thermal_curved_walls.hpp): the walls of the boundary
+  // field (set first) placed where the obstacle cuts each link, with the
+  // link fractions and normals `links` holds; copied. Two lattices only.
+  void set_curved_walls(const WallLinkField& links) {
+    if (!boundary_)
+      throw std::logic_error("lbm: thermal set_boundary before set_curved_walls (the obstacle's cells are solid there)");
+    if (in_place())
+      throw std::logic_error("lbm: curved thermal walls need the two-lattice scheme; in-place streaming does not offer "
+                             "them");
+    if (!links.layout().same_as(g_.layout()))
+      throw GeometryMismatch("lbm: thermal set_curved_walls: the link field lies on " + links.layout().describe() +
+                             ", the temperature's populations on " + g_.layout().describe());
+    links_.emplace(links);
+  }
+  const WallLinkField* curved_walls() const { return links_ ? &*links_ : nullptr; }
 
   // One step, the fluid velocity read at each site from u (a
   // RealVector<double, d> constant, a field or an expression of
@@ -152,6 +170,13 @@ class ThermalSimulation {
   template <class Backend, class Pattern, class Velocity>
   void update(const Velocity& u) {
     PopulationField* next = next_ ? &*next_ : nullptr;
+    if constexpr (!Pattern::in_place) {  // curved walls: two lattices only (set_curved_walls)
+      if (links_) {
+        scalar_update<VS, Pattern, Backend>(g_, next, model_, u,
+                                            ThermalCurvedWalls<Boundary, WallLinkField>{*boundary_, *links_});
+        return;
+      }
+    }
     if (boundary_) scalar_update<VS, Pattern, Backend>(g_, next, model_, u, ThermalWalls<Boundary>{*boundary_});
     else scalar_update<VS, Pattern, Backend>(g_, next, model_, u, NoWalls{});
   }
@@ -191,6 +216,7 @@ class ThermalSimulation {
   std::optional<PopulationField> next_;  // the second lattice; none in place
   mutable Storage storage_ = Storage::natural;
   std::optional<Boundary> boundary_;
+  std::optional<WallLinkField> links_;
   long time_ = 0;
 };
 

@@ -86,16 +86,17 @@ void mark_adiabatic(Lattice<RealVector<R, 3>, W>& b, Solid solid) {
   mark_heat_flux(b, solid, 0.0);
 }
 
-// The wall rule: the site rule value<VS, i>(previous, upstream) gives the
-// population entering x from the wall cell x - c_i, from f*(x) of the
-// previous step in natural order and the wall's record upstream[i].
+// The wall rule: the site rule value<VS, i>(previous, incoming, upstream)
+// gives the population entering x from the wall cell x - c_i, from f*(x)
+// of the previous step in natural order and the wall's record
+// upstream[i] (what streamed into x, `incoming`, is for the curved rule).
 template <class Boundary>
 struct ThermalWalls {
   static constexpr int operands = 1;
   const Boundary& boundary;
 
   template <class VS, int I, class P, class U>
-  LATTE_INLINE static auto value(const P& previous, const U& upstream) {
+  LATTE_INLINE static auto value(const P& previous, const P&, const U& upstream) {
     static_assert(VS::q == 2 * VS::d + 1, "lbm: thermal walls take one unit face per link: D2Q5 or D3Q7");
     using V = std::remove_cvref_t<decltype(previous.v[0])>;
     using latte::functors::as_mask;
