@@ -20,6 +20,7 @@
 #include "solvers/lbm/simulation.hpp"
 #include "solvers/lbm/thermal.hpp"
 #include "test_support.hpp"
+#include "thermal_lowering_support.hpp"
 
 namespace latte::testing {
 namespace {
@@ -374,35 +375,14 @@ ThermalSimulation<D2Q5, double, Width> random_thermal_case(const Geometry& g) {
   mark_heat_flux(walls, [&](const Coordinate& x) { return x[1] == top; }, -2e-3);
   mark_adiabatic(walls, [&](const Coordinate& x) { return x[0] >= 5 && x[0] < 8 && x[1] >= 5 && x[1] < 7; });
   heat.set_boundary(walls);
-  typename Heat::ScalarField t(g);
-  typename Heat::PopulationField noise(g);
-  ParallelRng rng(7);
-  rng.uniform(t, 0.5, 1.5);
-  rng.uniform(noise, -0.01, 0.01);
-  heat.populations() = scalar_equilibrium_of<D2Q5>(t, RealVector<double, 2>{}) + noise;
+  start_from_random_temperature(heat, 7);
   return heat;
 }
 
 TEST(LbmThermal, SameOnEveryLowering) {
   const Geometry g({16, 16});
-  auto vector = random_thermal_case<VectorWidth>(g);
-  auto scalar = random_thermal_case<ScalarWidth>(g);
-  auto lanes = random_thermal_case<VectorWidth>(g);
-  Heat2::VectorField u(g);
-  Lattice<RealVector<double, 2>, ScalarWidth> u_scalar(g);
-  const auto shear = [](const Coordinate& x) {
-    return RealVector<double, 2>{{0.05 * std::sin(0.4 * x[1]), 0.03 * std::cos(0.3 * x[0])}};
-  };
-  fill(u, shear);
-  fill(u_scalar, shear);
-  const auto start = vector.populations();
-  const int steps = 15;
-  vector.run(u, steps);
-  scalar.run(u_scalar, steps);
-  lanes.run<backend::Simt>(u, steps);
-  EXPECT_GT(norm2(vector.populations() - start), 1e-6);  // the state moved well beyond the tolerance
-  EXPECT_TRUE(fields_near(vector.populations(), scalar.populations(), 1e-14));
-  EXPECT_TRUE(fields_near(vector.populations(), lanes.populations(), 1e-14));
+  expect_thermal_step_same_on_every_lowering(
+      g, [&](auto width) { return random_thermal_case<decltype(width)>(g); });
 }
 
 // The Nusselt number's reduction against the sum written out: with u_y = U
