@@ -23,7 +23,8 @@
 // after an odd or an even number of steps resumes bit for bit in place and
 // in a two-lattice simulation alike, so neither the scheme nor the in-place
 // parity is state to store. tau_T is: reading restores it. The boundary
-// field is the caller's input, set again on the simulation that reads.
+// field (and the curved walls' link field) is the caller's input, set again
+// on the simulation that reads.
 
 #include <cmath>
 #include <cstdint>
