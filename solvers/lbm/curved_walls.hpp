@@ -94,6 +94,23 @@ void mark_curved_obstacle(Lattice<Vec<R, N, GenericIndex>, W>& b, WallLinkField<
 
 namespace detail {
 
+// Which rule a wall link takes, by its fraction q (0: no fraction, a
+// half-way wall): the half-way value at q = 0, the lower branch below 1/2
+// (half-way where x + c_k is solid too: the lower branch reads the
+// population streamed from there), the upper branch, given times 2q, from
+// 1/2 on. The flow's interpolated bounce-back and the temperature's
+// interpolated anti-bounce-back (thermal_curved_walls.hpp) both place
+// their walls through it.
+template <class V, class Mask>
+LATTE_INLINE V interpolated_link(const V& q, const Mask& beyond_is_solid, const V& half_way, const V& lower,
+                                 const V& upper_times_two_q) {
+  using latte::functors::select_leaf;
+  const V divisor = select_leaf(q > V(0.0), q + q, V(1.0));
+  const V upper = upper_times_two_q / divisor;
+  const V curved = select_leaf(q < V(0.5), select_leaf(beyond_is_solid, half_way, lower), upper);
+  return select_leaf(q > V(0.0), curved, half_way);
+}
+
 // Population K arriving at a fluid site from the wall side, by interpolated
 // bounce-back (the formulas at the top of this file). q is its link's
 // fraction (0: a half-way wall); `upstream` holds the boundary records at
@@ -102,18 +119,14 @@ template <class VS, int K, class V, class Wb>
 LATTE_INLINE V bounced_back(const Populations<V, VS::q>& here, const Populations<V, VS::q>& streamed, const V& q,
                             const Vec<Wb, VS::q, GenericIndex>& upstream) {
   using latte::functors::as_mask;
-  using latte::functors::select_leaf;
   constexpr int o = VS::opposite[K];
   constexpr double weight = VS::w[K];  // a constant: device code cannot read the host table
   const V moving = V(6.0 * weight) * dot_c<VS, K, V>(&upstream.v[K].v[1]);  // 2 w_k / c_s^2 = 6 w_k
   const V half_way = here.v[o] + moving;
   const V two_q = q + q;
   const V lower = two_q * here.v[o] + (V(1.0) - two_q) * streamed.v[o] + moving;
-  const V divisor = select_leaf(q > V(0.0), two_q, V(1.0));
-  const V upper = (here.v[o] + moving + (two_q - V(1.0)) * here.v[K]) / divisor;
-  const auto beyond_is_solid = as_mask(upstream.v[o].v[0]);  // x - c_o = x + c_K
-  const V curved = select_leaf(q < V(0.5), select_leaf(beyond_is_solid, half_way, lower), upper);
-  return select_leaf(q > V(0.0), curved, half_way);
+  const V upper_times_two_q = here.v[o] + moving + (two_q - V(1.0)) * here.v[K];
+  return interpolated_link(q, as_mask(upstream.v[o].v[0]), half_way, lower, upper_times_two_q);  // x - c_o = x + c_K
 }
 
 }  // namespace detail

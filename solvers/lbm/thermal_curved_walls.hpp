@@ -181,11 +181,9 @@ struct ThermalCurvedWalls {
     const V half_way = twice_even - bounced;
     const V two_q = q + q;
     const V lower = (twice_even - two_q * bounced) + (two_q - V(1.0)) * incoming.v[o];
-    const V divisor = select_leaf(q > V(0.0), two_q, V(1.0));
-    const V upper = (half_way + (two_q - V(1.0)) * previous.v[K]) / divisor;
-    const auto beyond_is_solid = as_mask(upstream.v[o].v[0]);  // x - c_o = x + c_k
-    const V interpolated = select_leaf(q < V(0.5), select_leaf(beyond_is_solid, half_way, lower), upper);
-    const V fixed = select_leaf(q > V(0.0), interpolated, half_way);
+    const V upper_times_two_q = half_way + (two_q - V(1.0)) * previous.v[K];
+    const V fixed = detail::interpolated_link(q, as_mask(upstream.v[o].v[0]), half_way, lower,
+                                              upper_times_two_q);  // x - c_o = x + c_k
     return select_leaf(as_mask(upstream.v[K].v[1]), fixed, with_flux);
   }
 };
