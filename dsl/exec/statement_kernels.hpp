@@ -169,7 +169,10 @@ struct PushKernel {
     const auto copy_element = [](const ElementValue& element, Real* out) LATTE_LAMBDA {
       for_each_leaf([](V& o, const V& in) LATTE_LAMBDA { o = in; }, *reinterpret_cast<ElementValue*>(out), element);
     };
-    if (s.interior) {
+    // Most sites are interior; GCC would take the early return for the rare
+    // case and lay this path out of line (as for a shift's neighbour,
+    // dsl/exec/shift_evaluator.hpp).
+    if (s.interior) [[likely]] {
       Real* const record = dst.data + s.outer * record_stride;
       [&]<std::size_t... k>(std::index_sequence<k...>) LATTE_LAMBDA {
         (copy_element(value.v[k], record + interior_target[k]), ...);
