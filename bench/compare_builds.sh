@@ -39,40 +39,7 @@ for ((round = 0; round < rounds; ++round)); do
     run $build_label bench_axpy ${AXPY_ARGS:--L 32 32 32 32 -r 10}
   done
 done
-python3 - "$out" <<'PY'
-import json, statistics, sys
-# A pair (old run i, new run i) of one line counts only when the STREAM
-# triads its two runs measured agree within 10 %: on a VM whose memory
-# bandwidth moves between levels (the 2-core Zen 5 VM switched between ~47
-# and ~81 GB/s, between runs and within one), a kernel timed at one level
-# over STREAM at the other is no ratio of the two builds.
-runs = {}
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    if d.get("fraction_of_stream") is None:
-        continue
-    key = (d["bench"], d.get("precision", ""), str(d.get("lattice", "")), str(d.get("rhs", d.get("streaming", ""))))
-    runs.setdefault(key, {"old": [], "new": []})[d["build"]].append(d)
-worst = None
-dropped = 0
-for key, r in sorted(runs.items()):
-    ratios = []
-    for o, n in zip(r["old"], r["new"]):
-        so, sn = o.get("stream_triad_gbytes_per_s"), n.get("stream_triad_gbytes_per_s")
-        if not o["fraction_of_stream"] > 0:  # nothing measured (a zero old figure) has no ratio
-            continue
-        if so and sn and abs(so / sn - 1) > 0.10:
-            dropped += 1
-            continue
-        ratios.append(n["fraction_of_stream"] / o["fraction_of_stream"])
-    if not ratios:
-        continue
-    median = statistics.median(ratios)
-    worst = median if worst is None else min(worst, median)
-    old_median = statistics.median(o["fraction_of_stream"] for o in r["old"])
-    new_median = statistics.median(n["fraction_of_stream"] for n in r["new"])
-    print(f"{' '.join(k for k in key if k):70s} old {old_median:.3f} new {new_median:.3f} median new/old {median:.3f} ({len(ratios)} pairs)")
-print(f"pairs left out (their STREAM figures more than 10 % apart): {dropped}")
-print(f"lowest median new/old: {worst:.3f}" if worst is not None else "no comparable lines")
-PY
+# Per line, the median of new/old over the pairs whose STREAM figures agree
+# (several windows pool: python3 bench/compare_builds_summary.py a.jsonl b.jsonl).
+python3 "$(dirname "$0")/compare_builds_summary.py" "$out"
 echo "lines: $out"

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Per benchmark line, the median of new/old fraction_of_stream over the
+pairs of runs in the JSON-lines files that bench/compare_builds.sh writes
+(each line carries "build": "old" or "new"). Several files (several windows
+of alternating runs) pool their pairs:
+    python3 bench/compare_builds_summary.py a.jsonl [b.jsonl ...]
+A pair (old run i, new run i of one line, in the order the runs were made)
+counts only when the STREAM triads its two runs measured agree within 10 %:
+on a VM whose memory bandwidth moves between levels (the 2-core Zen 5 VM
+switched between ~47 and ~81 GB/s, between runs and within one), a kernel
+timed at one level over STREAM at the other is no ratio of the two builds."""
+import json
+import statistics
+import sys
+
+
+def line_key(d):
+    return (d["bench"], d.get("precision", ""), str(d.get("lattice", "")), str(d.get("rhs", d.get("streaming", ""))))
+
+
+def main(paths):
+    pairs = {}  # line -> [(old, new)], pooled over the files
+    for path in paths:
+        runs = {}
+        for text in open(path):
+            d = json.loads(text)
+            if d.get("fraction_of_stream") is None:
+                continue
+            runs.setdefault(line_key(d), {"old": [], "new": []})[d["build"]].append(d)
+        for key, r in runs.items():
+            pairs.setdefault(key, []).extend(zip(r["old"], r["new"]))
+    worst = None
+    dropped = 0
+    for key, these in sorted(pairs.items()):
+        ratios = []
+        for o, n in these:
+            so, sn = o.get("stream_triad_gbytes_per_s"), n.get("stream_triad_gbytes_per_s")
+            if not o["fraction_of_stream"] > 0:  # nothing measured (a zero old figure) has no ratio
+                continue
+            if so and sn and abs(so / sn - 1) > 0.10:
+                dropped += 1
+                continue
+            ratios.append(n["fraction_of_stream"] / o["fraction_of_stream"])
+        if not ratios:
+            continue
+        median = statistics.median(ratios)
+        worst = median if worst is None else min(worst, median)
+        old_median = statistics.median(o["fraction_of_stream"] for o, _ in these)
+        new_median = statistics.median(n["fraction_of_stream"] for _, n in these)
+        name = " ".join(k for k in key if k)
+        print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} median new/old {median:.3f} ({len(ratios)} pairs)")
+    print(f"pairs left out (their STREAM figures more than 10 % apart): {dropped}")
+    print(f"lowest median new/old: {worst:.3f}" if worst is not None else "no comparable lines")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: compare_builds_summary.py runs.jsonl [more.jsonl ...]")
+    main(sys.argv[1:])
