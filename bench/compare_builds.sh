@@ -8,7 +8,8 @@
 # bench_axpy, at sizes that stream from memory on a 2-core VM (override
 # their options with WILSON_ARGS, LBM_ARGS, AXPY_ARGS). Every JSON line goes
 # to out.jsonl with "build": "old" or "new" added. A pair of runs counts only
-# where their two STREAM triads agree within 10 % (the summary says why).
+# where their two STREAM triads agree within 10 % (compare_builds_summary.py,
+# which makes the summary, says why).
 set -euo pipefail
 old=${1:?usage: compare_builds.sh <old build> <new build> [rounds] [out.jsonl]}
 new=${2:?usage: compare_builds.sh <old build> <new build> [rounds] [out.jsonl]}
