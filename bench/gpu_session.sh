@@ -17,7 +17,19 @@ fi
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee "$out/gpu.txt"
 
 if [ "$what" != bench ]; then
-  (cd "$build" && ctest -j 12 --timeout 300 -L gpu 2>&1 | tee "$out/ctest.log" | grep -Ev "^ +Start|Passed" )
+  # The packaging tests (install, then build a consumer project) and the
+  # documentation tests (which compile the README's code against Random123
+  # and run python3 from /usr/bin) check files and CMake code that are the
+  # same for every backend; CI runs them, and a bare CUDA image lacks their
+  # Debian packages.
+  (cd "$build" && ctest -j 12 --timeout 300 --output-on-failure -L gpu -LE "packaging|docs" 2>&1 | tee "$out/ctest.log" | grep -Ev "^ +Start|Passed" )
+  # Again with every halo exchanged through the communication path within
+  # the one rank (device pack, streams, staging, deliver), as CI does on the
+  # cpu backends; the flows run to a steady state are left out, as there.
+  echo "=== again, with forced communication ==="
+  (cd "$build" && LATTE_FORCE_COMMUNICATION=all ctest -j 12 --timeout 300 --output-on-failure -L gpu -LE "mpi|packaging|docs" \
+     -E '^(LbmPoiseuille[.]|LbmCouette[.]|LbmCurvedWalls[.]OffLattice|LbmMrt[.]Poiseuille|example_lbm_cavity_mrt_re1000$)' 2>&1 \
+     | tee "$out/ctest_forced.log" | grep -Ev "^ +Start|Passed" )
 fi
 if [ "$what" != tests ]; then
   {
