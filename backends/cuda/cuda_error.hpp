@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <cuda_runtime.h>
 
@@ -45,10 +46,13 @@ inline std::string error_text(cudaError_t status) {
   return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
 }
 
-// Throws if status is an error; `what` says what Latte was doing.
-inline void check(cudaError_t status, const std::string& what) {
+// Throws if status is an error; `what` says what Latte was doing. A view,
+// so that the literals of calls made every statement (a reduction's result,
+// the halo stream's events) build no string, and repeated statements
+// allocate nothing on the host: the message is built only on failure.
+inline void check(cudaError_t status, std::string_view what) {
   if (status == cudaSuccess) return;
-  std::string message = "Latte (CUDA): " + what + " failed with " + error_text(status);
+  std::string message = "Latte (CUDA): " + std::string(what) + " failed with " + error_text(status);
   if (status != cudaErrorMemoryAllocation && status != cudaErrorInvalidValue)
     message += " (last kernel launched: " + last_kernel() +
                (synchronous_launches() ? ")" : "; an earlier kernel may be the cause, run with LATTE_CUDA_SYNC=1 to "
