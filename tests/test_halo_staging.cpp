@@ -38,17 +38,17 @@ int misplaced_buffers(const Lattice<double>& a, int mu, int step) {
   for (std::size_t m = 0; m < table.halo->messages.size(); ++m) {
     HaloPayload& send = buffers.send[m];
     HaloPayload& receive = buffers.receive[m];
-    misplaced += HaloPayload::is_pinned(send.kernel_data());  // packed in device memory
+    misplaced += HaloPayload::is_pinned(send.kernel_data(MemorySide::device));  // packed in device memory
     if (table.halo->messages[m].to_self) {
-      misplaced += send.route() != PayloadRoute::in_place || send.message_data() != nullptr || receive.bytes() != 0;
+      misplaced += send.route() != PayloadRoute::in_place || send.message_data(MemorySide::device) != nullptr || receive.bytes() != 0;
       continue;
     }
     const PayloadRoute route = payload_route_between_ranks();
     misplaced += send.route() != route || receive.route() != route;
     if (route == PayloadRoute::staged)
-      misplaced += !HaloPayload::is_pinned(send.message_data()) + !HaloPayload::is_pinned(receive.message_data());
+      misplaced += !HaloPayload::is_pinned(send.message_data(MemorySide::device)) + !HaloPayload::is_pinned(receive.message_data(MemorySide::device));
     else
-      misplaced += send.message_data() != send.kernel_data() || receive.message_data() != receive.kernel_data();
+      misplaced += send.message_data(MemorySide::device) != send.kernel_data(MemorySide::device) || receive.message_data(MemorySide::device) != receive.kernel_data(MemorySide::device);
   }
   return misplaced;
 }

@@ -7,6 +7,7 @@
 
 #include "backends/common/payload_route.hpp"
 #include "lattice/aligned_buffer.hpp"
+#include "lattice/memory_side.hpp"
 
 namespace latte {
 
@@ -18,10 +19,12 @@ class HostPayload {
   HostPayload(std::size_t bytes, Describe&& /*describe*/, PayloadRoute) : buffer_(bytes) {}
 
   std::size_t bytes() const { return buffer_.bytes(); }
-  void* kernel_data() { return buffer_.data(); }
-  void* message_data() { return buffer_.data(); }
-  void stage_to_host() {}
-  void stage_to_device() {}
+  // The memory side matters only where fields live on a device
+  // (backends/common/staged_payload.hpp); here every side is the host.
+  void* kernel_data(MemorySide) { return buffer_.data(); }
+  void* message_data(MemorySide) { return buffer_.data(); }
+  void stage_to_host(MemorySide) {}
+  void stage_to_device(MemorySide) {}
 
  private:
   AlignedBuffer buffer_;

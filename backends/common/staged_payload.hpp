@@ -69,28 +69,36 @@ class StagedPayload {
   std::size_t bytes() const { return bytes_; }
   PayloadRoute route() const { return route_; }
 
+  // Every access names the memory side of the statement's backend. A
+  // statement of the build's own backend works on the device buffer; one of
+  // a host backend (an explicit simt statement in a cuda build, say, which
+  // tests use as the per-lane reference) packs and unpacks in host memory:
+  // the pinned buffer, made here the first time such a statement uses a
+  // payload that has none. Host code must never touch the device buffer.
+
   // What pack writes and unpack reads.
-  void* kernel_data() { return device_; }
+  void* kernel_data(MemorySide side) { return side == MemorySide::device ? device_ : host_buffer(); }
   // What MPI is handed: the pinned copy, or the device buffer itself
   // (CUDA-aware MPI); a message to this rank never reaches MPI.
-  void* message_data() {
+  void* message_data(MemorySide side) {
     switch (route_) {
       case PayloadRoute::staged: return host_;
-      case PayloadRoute::direct: return device_;
+      case PayloadRoute::direct: return side == MemorySide::device ? device_ : host_buffer();
       case PayloadRoute::in_place: break;
     }
     return nullptr;
   }
 
-  // Queue the copy of the packed payload to the pinned buffer (staged only).
-  void stage_to_host() {
-    if (route_ != PayloadRoute::staged || bytes_ == 0) return;
+  // Queue the copy of the packed payload to the pinned buffer (staged
+  // device payloads only: a host statement packed it there already).
+  void stage_to_host(MemorySide side) {
+    if (route_ != PayloadRoute::staged || bytes_ == 0 || side == MemorySide::host) return;
     Device::stage_to_host(host_, device_, bytes_, label_);
     TransferLog::instance().record(/*upload=*/false, bytes_, label_, /*redundant=*/false, Traffic::halo);
   }
-  // Queue the copy of the received payload to the device (staged only).
-  void stage_to_device() {
-    if (route_ != PayloadRoute::staged || bytes_ == 0) return;
+  // Queue the copy of the received payload to the device (likewise).
+  void stage_to_device(MemorySide side) {
+    if (route_ != PayloadRoute::staged || bytes_ == 0 || side == MemorySide::host) return;
     Device::stage_to_device(device_, host_, bytes_, label_);
     TransferLog::instance().record(/*upload=*/true, bytes_, label_, /*redundant=*/false, Traffic::halo);
   }
@@ -99,6 +107,11 @@ class StagedPayload {
   static bool is_pinned(const void* p) { return Device::is_pinned(p); }
 
  private:
+  void* host_buffer() {
+    if (!host_ && bytes_ > 0) host_ = Device::allocate_pinned(bytes_, label_);
+    return host_;
+  }
+
   std::size_t bytes_ = 0;
   PayloadRoute route_ = PayloadRoute::in_place;
   void* device_ = nullptr;
