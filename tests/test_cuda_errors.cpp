@@ -38,9 +38,10 @@ TEST(DeviceErrors, FailedLaunchNamesTheStatement) {
   // More threads per block than any GPU allows: the launch itself fails. The
   // override is read when a statement type is first launched, and real-valued
   // statements appear in no other test of this file.
+  Lattice<double> a(geometry());  // zero-filled by a memset, not by a kernel
   ::setenv("LATTE_CUDA_BLOCK", "4096", 1);
   try {
-    Lattice<double> a(geometry());  // its zero fill is the first real-valued statement
+    a = 1.0;  // the first real-valued statement
     FAIL() << "a launch with 4096 threads per block succeeded";
   } catch (const CudaError& e) {
     const std::string what = e.what();
