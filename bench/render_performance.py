@@ -86,7 +86,9 @@ class MeasurementFile:
         self.reconstructed_from = "; ".join(sources)
 
     def label(self):
-        return "%s (%s)" % (self.device or self.machine, self.date)
+        # The tag tells apart two files of one machine and day (shares_day).
+        tag = ", " + self.tag if self.tag and getattr(self, "shares_day", False) else ""
+        return "%s (%s%s)" % (self.device or self.machine, self.date, tag)
 
     def latte_lines(self):
         return [l for l in self.lines if l.get("backend") in LATTE_BACKENDS and not l["bench"].endswith("_yardstick")]
@@ -105,6 +107,9 @@ def read_measurements(directory):
     for measurement in measurements:
         if not measurement.device:
             measurement.device = machines.get(measurement.machine, "")
+    for measurement in measurements:
+        measurement.shares_day = sum(m.machine == measurement.machine and m.date == measurement.date
+                                     for m in measurements) > 1
     return measurements
 
 
