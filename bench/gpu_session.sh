@@ -24,7 +24,7 @@ if [ "$what" != bench ]; then
   # Debian packages.
   (cd "$build" && ctest -j 12 --timeout 300 --output-on-failure -L gpu -LE "packaging|docs" 2>&1 | tee "$out/ctest.log" | grep -Ev "^ +Start|Passed" )
   # Again with every halo exchanged through the communication path within
-  # the one rank (device pack, streams, staging, deliver), as CI does on the
+  # the one rank (device pack, halo stream, unpack), as CI does on the
   # cpu backends; the flows run to a steady state are left out, as there.
   echo "=== again, with forced communication ==="
   (cd "$build" && LATTE_FORCE_COMMUNICATION=all ctest -j 12 --timeout 300 --output-on-failure -L gpu -LE "mpi|packaging|docs" \

@@ -5,8 +5,9 @@
 # libraries the binaries link that a bare CUDA image may lack.
 # The build is one-rank (LATTE_MPI=OFF): a CUDA image need not carry Open MPI,
 # whose libraries, plugins and mpirun a copied binary would otherwise need.
-# Forced communication (LATTE_FORCE_COMMUNICATION=all) still runs every halo
-# path (pack, stream, staging, deliver) on one rank.
+# Forced communication (LATTE_FORCE_COMMUNICATION=all) still takes every halo
+# through the exchange on one rank (pack kernels, halo stream, unpack); the
+# pinned staging of messages between ranks needs MPI and is not run.
 # On the GPU machine, from the repository root:
 #   mkdir -p /work && ln -sfn "$PWD" /work/main   # CTest files hold absolute paths (only if the root differs)
 #   tar -xzf .gpu/build-cuda.tar.gz && export LD_LIBRARY_PATH=$PWD/.gpu/lib

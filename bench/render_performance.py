@@ -67,6 +67,7 @@ class MeasurementFile:
             raise ValueError("%s: a measurement file is named <date>_<machine>_<commit>[_<tag>].jsonl "
                              "(e.g. 2026-11-24_zen5-2core-vm_057218c_scaling.jsonl)" % path)
         self.date, self.machine, self.commit, self.tag = match.groups()
+        self.shares_day = False  # another file has this machine and day (read_measurements)
         self.lines = []
         with open(path) as f:
             for number, text in enumerate(f, 1):
@@ -86,8 +87,8 @@ class MeasurementFile:
         self.reconstructed_from = "; ".join(sources)
 
     def label(self):
-        # The tag tells apart two files of one machine and day (shares_day).
-        tag = ", " + self.tag if self.tag and getattr(self, "shares_day", False) else ""
+        # The tag tells apart two files of one machine and day.
+        tag = ", " + self.tag if self.tag and self.shares_day else ""
         return "%s (%s%s)" % (self.device or self.machine, self.date, tag)
 
     def latte_lines(self):

@@ -26,6 +26,7 @@
 
 #include "lattice/decomposition.hpp"
 #include "lattice/halo_exchange.hpp"
+#include "lattice/memory_side.hpp"
 
 namespace latte {
 
@@ -71,18 +72,18 @@ class HaloSequence {
     for_each_message([&](int halo, HaloBuffers& buffers, std::size_t m, const HaloMessage& message) {
       if (message.to_self) return;
       HaloPayload& payload = buffers.receive[m];
-      comm_.receive_async(payload.message_data(Backend::memory_side), payload.bytes(), from_rank(message), tag(halo, m), requests);
+      comm_.receive_async(payload.message_data(side), payload.bytes(), from_rank(message), tag(halo, m), requests);
     });
     for_each_message([&](int halo, HaloBuffers& buffers, std::size_t m, const HaloMessage& message) {
       HaloPayload& payload = buffers.send[m];
-      fill(halo, m, message, payload.kernel_data(Backend::memory_side));
-      if (!message.to_self) payload.stage_to_host(Backend::memory_side);
+      fill(halo, m, message, payload.kernel_data(side));
+      if (!message.to_self) payload.stage_to_host(side);
     });
     Backend::halo_staged();
     for_each_message([&](int halo, HaloBuffers& buffers, std::size_t m, const HaloMessage& message) {
       if (message.to_self) return;
       HaloPayload& payload = buffers.send[m];
-      comm_.send_async(payload.message_data(Backend::memory_side), payload.bytes(), to_rank(message), tag(halo, m), requests);
+      comm_.send_async(payload.message_data(side), payload.bytes(), to_rank(message), tag(halo, m), requests);
       ++communication_counters().messages;
       communication_counters().bytes += static_cast<std::int64_t>(payload.bytes());
     });
@@ -99,8 +100,8 @@ class HaloSequence {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
     for_each_message([&](int halo, HaloBuffers& buffers, std::size_t m, const HaloMessage& message) {
       HaloPayload& payload = message.to_self ? buffers.send[m] : buffers.receive[m];
-      if (!message.to_self) payload.stage_to_device(Backend::memory_side);
-      consume(halo, m, message, payload.kernel_data(Backend::memory_side));
+      if (!message.to_self) payload.stage_to_device(side);
+      consume(halo, m, message, payload.kernel_data(side));
     });
     Backend::halo_end();
     communication_counters().exchange_seconds +=
@@ -108,6 +109,9 @@ class HaloSequence {
   }
 
  private:
+  // The side of memory the backend's pack and unpack kernels work in
+  // (backends/common/staged_payload.hpp).
+  static constexpr MemorySide side = Backend::memory_side;
   // A message goes from its source rank to its destination rank forward,
   // and back again backward.
   int from_rank(const HaloMessage& message) const {
