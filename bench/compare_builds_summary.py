@@ -8,7 +8,13 @@ A pair (old run i, new run i of one line, in the order the runs were made)
 counts only when the STREAM triads its two runs measured agree within 10 %:
 on a VM whose memory bandwidth moves between levels (the 2-core Zen 5 VM
 switched between ~47 and ~81 GB/s, between runs and within one), a kernel
-timed at one level over STREAM at the other is no ratio of the two builds."""
+timed at one level over STREAM at the other is no ratio of the two builds.
+Beside it, each line shows the median speed ratio (old seconds over new
+seconds) over all its pairs, STREAM figures agreeing or not: on a VM whose
+time is stolen by its neighbours, a kernel bound by arithmetic or latency
+(fraction_of_stream well below 1) does not move with STREAM, and dividing
+by it adds STREAM's noise. A line none of whose pairs agree is listed too,
+with no fraction ratio, so that no line drops out of the table unseen."""
 import json
 import statistics
 import sys
@@ -41,14 +47,20 @@ def main(paths):
                 dropped += 1
                 continue
             ratios.append(n["fraction_of_stream"] / o["fraction_of_stream"])
+        name = " ".join(k for k in key if k)
+        if not these:  # a benchmark one of the builds does not have
+            print(f"{name:70s} in one build only")
+            continue
+        speeds = [o["seconds"] / n["seconds"] for o, n in these if o.get("seconds") and n.get("seconds")]
+        speed = f"  speed new/old {statistics.median(speeds):.3f} ({len(speeds)})" if speeds else ""
+        old_median = statistics.median(o["fraction_of_stream"] for o, _ in these)
+        new_median = statistics.median(n["fraction_of_stream"] for _, n in these)
         if not ratios:
+            print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} no pair with agreeing STREAM{speed}")
             continue
         median = statistics.median(ratios)
         worst = median if worst is None else min(worst, median)
-        old_median = statistics.median(o["fraction_of_stream"] for o, _ in these)
-        new_median = statistics.median(n["fraction_of_stream"] for _, n in these)
-        name = " ".join(k for k in key if k)
-        print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} median new/old {median:.3f} ({len(ratios)} pairs)")
+        print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} median new/old {median:.3f} ({len(ratios)} pairs){speed}")
     print(f"pairs left out (their STREAM figures more than 10 % apart): {dropped}")
     print(f"lowest median new/old: {worst:.3f}" if worst is not None else "no comparable lines")
 
