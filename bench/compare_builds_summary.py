@@ -37,6 +37,7 @@ def main(paths):
             pairs.setdefault(key, []).extend(zip(r["old"], r["new"]))
     worst = None
     dropped = 0
+    unjudged = 0  # lines listed without a fraction ratio
     for key, these in sorted(pairs.items()):
         ratios = []
         for o, n in these:
@@ -56,12 +57,15 @@ def main(paths):
         old_median = statistics.median(o["fraction_of_stream"] for o, _ in these)
         new_median = statistics.median(n["fraction_of_stream"] for _, n in these)
         if not ratios:
-            print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} no pair with agreeing STREAM{speed}")
+            why = "no pair with agreeing STREAM" if old_median > 0 else "no fraction_of_stream measured"
+            print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} {why}{speed}")
+            unjudged += 1
             continue
         median = statistics.median(ratios)
         worst = median if worst is None else min(worst, median)
         print(f"{name:70s} old {old_median:.3f} new {new_median:.3f} median new/old {median:.3f} ({len(ratios)} pairs){speed}")
     print(f"pairs left out (their STREAM figures more than 10 % apart): {dropped}")
+    print(f"lines without a fraction ratio (not in the lowest median below): {unjudged}")
     print(f"lowest median new/old: {worst:.3f}" if worst is not None else "no comparable lines")
 
 
