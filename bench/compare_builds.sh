@@ -28,16 +28,23 @@ for line in sys.stdin:
     print(json.dumps(d))' "$label" >>"$out"
 }
 # Old and new alternate program by program, so that the two runs compared
-# are minutes apart at most.
+# are minutes apart at most, and which build runs first flips every round,
+# so that neither always follows the other's warm-up of the machine.
+# PROGRAMS chooses a subset (for example PROGRAMS=bench_axpy to add pairs to
+# one program's lines; several windows pool in the summary).
+programs=${PROGRAMS:-bench_wilson bench_lbm bench_axpy}
 for ((round = 0; round < rounds; ++round)); do
-  for build_label in "$old old" "$new new"; do
-    run $build_label bench_wilson ${WILSON_ARGS:--L 24 --solve-extent 12 -r 5}
-  done
-  for build_label in "$old old" "$new new"; do
-    run $build_label bench_lbm ${LBM_ARGS:---d2q9 1024 1024 --d3q19 96 96 96 --d3q27 64 64 64 -r 5}
-  done
-  for build_label in "$old old" "$new new"; do
-    run $build_label bench_axpy ${AXPY_ARGS:--L 32 32 32 32 -r 10}
+  if ((round % 2 == 0)); then order=("$old old" "$new new"); else order=("$new new" "$old old"); fi
+  for program in $programs; do
+    case $program in
+      bench_wilson) arguments=${WILSON_ARGS:--L 24 --solve-extent 12 -r 5} ;;
+      bench_lbm) arguments=${LBM_ARGS:---d2q9 1024 1024 --d3q19 96 96 96 --d3q27 64 64 64 -r 5} ;;
+      bench_axpy) arguments=${AXPY_ARGS:--L 32 32 32 32 -r 10} ;;
+      *) echo "compare_builds.sh: unknown program '$program' in PROGRAMS" >&2; exit 2 ;;
+    esac
+    for build_label in "${order[@]}"; do
+      run $build_label "$program" $arguments
+    done
   done
 done
 # Per line, the median of new/old over the pairs whose STREAM figures agree
