@@ -47,13 +47,11 @@ programs=${PROGRAMS:-bench_wilson bench_lbm bench_axpy}
 # where both builds are bound by arithmetic on that machine (about 0.5 of
 # STREAM).
 l3_kib=$(sed -n 's/K$//p' /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null || true)
-large_lbm="--d2q9 4096 4096 --d3q19 192 192 192 --d3q27 160 160 160 -r 5"
-large_axpy="-L 64 64 64 96 -r 10"
 default_lbm="--d2q9 1024 1024 --d3q19 96 96 96 --d3q27 64 64 64 -r 5"
 default_axpy="-L 32 32 32 32 -r 10"
 if [ -n "$l3_kib" ] && ((l3_kib > 128 * 1024)); then
-  default_lbm=$large_lbm
-  default_axpy=$large_axpy
+  default_lbm="--d2q9 4096 4096 --d3q19 192 192 192 --d3q27 160 160 160 -r 5"
+  default_axpy="-L 64 64 64 96 -r 10"
   echo "compare_builds.sh: a ${l3_kib} KiB last-level cache: bench_lbm $default_lbm, bench_axpy $default_axpy" >&2
 fi
 for ((round = 0; round < rounds; ++round)); do
