@@ -213,6 +213,21 @@ def scaling_table(measurement):
     return rows
 
 
+def compile_table(measurement):
+    """The whole builds of bench/compile_time.sh, one row per commit, in the
+    order they ran (two commits back to back are one comparison)."""
+    lines = [l for l in measurement.lines if l["bench"] == "compile_whole"]
+    if not lines:
+        return []
+    rows = ["| commit | translation units | jobs | wall s | compiler CPU s | largest compiler memory (GiB) |",
+            "|---|---|---|---|---|---|"]
+    for line in lines:
+        rows.append("| `%s` | %d | %d | %s | %s | %s |" % (
+            line["commit"], line["files"], line["jobs"], fixed(line["wall_s"], 1), fixed(line["cpu_s"], 1),
+            fixed(line["largest_compiler_memory_kb"] / 2**20)))
+    return rows
+
+
 def stream_summary(measurement):
     triads = [l.get("stream_triad_gbytes_per_s") for l in measurement.lines
               if l["bench"] == "stream_triad" and finite(l.get("stream_triad_gbytes_per_s"))]
@@ -273,7 +288,12 @@ def measured_region(measurements):
                 "- model conversion: %s" % text for text in
                 sorted({l["model_conversion"] for l in measurement.lines if l.get("model_conversion")})] + [
                 "- file: [`bench/measured/%s`](../bench/measured/%s)" % (measurement.name, measurement.name), ""]
-        out += kernel_table(measurement)
+        compile_rows = compile_table(measurement)
+        if compile_rows:
+            out += ["Whole native builds (`bench/compile_time.sh`); the file's `compile_file` lines give "
+                    "each translation unit:", ""] + compile_rows
+        if one_rank_kernels(measurement) or not compile_rows:
+            out += kernel_table(measurement)
         scaling = scaling_table(measurement)
         if scaling:
             out += ["", "Across ranks (halo bytes are the model's where no model is bracketed):", ""] + scaling
