@@ -108,13 +108,15 @@ struct Cpu {
     const std::int64_t prefetch_end = distance > 0 ? sites.count - distance : 0;
     const std::uint8_t* interior = t.interior;
     const bool destination = t.prefetch_destination;
-    if (distance == 0 && interior == nullptr && sites.list == nullptr) {
-      // A plain reduction over a run of sites (what reduce statements
-      // traverse): nothing per site but the site itself.
-      const std::int64_t first = sites.first;
-      return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
-        cpu::vector_accumulate<Combine>(acc, kernel(S{first + i}));
-      });
+    if constexpr (Kernel::bytes_read_per_site < cpu::Tuning::plain_reduction_below_site_bytes) {
+      if (distance == 0 && interior == nullptr && sites.list == nullptr) {
+        // A plain reduction over a run of sites (what reduce statements
+        // traverse): nothing per site but the site itself.
+        const std::int64_t first = sites.first;
+        return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
+          cpu::vector_accumulate<Combine>(acc, kernel(S{first + i}));
+        });
+      }
     }
     return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);

@@ -25,6 +25,16 @@ struct Tuning {
   static constexpr std::size_t prefetch_above_bytes = std::size_t(4) << 20;
   static constexpr std::size_t heavy_site_bytes = std::size_t(8) << 10;  // Dslash: 10.8 KB (single) per outer site
   static constexpr std::size_t heavy_prefetch_above_bytes = std::size_t(256) << 10;
+  // A reduction over a plain run of sites (no site list, no interior flags,
+  // no prefetch: what reduce statements traverse) takes a loop with nothing
+  // per site but the site: norm2 of a spinor field at 32^4, 3.64 -> 2.59 ms
+  // (Zen 5 VM, 2026-11-28). Only kernels that read less than this per outer
+  // site get that second copy of their loop: a stencil's work at a site
+  // hides the bookkeeping of the general loop, and the copies of the Wilson
+  // kernels with a fused norm were 6 % of the object code of the Wilson
+  // solvers (solvers/qcd/instances/wilson_double.cpp: 26.1 -> 24.3 s of GCC
+  // without them, Xeon VM, 2026-12-02).
+  static constexpr std::size_t plain_reduction_below_site_bytes = heavy_site_bytes;
   // Outer sites ahead to prefetch. Measured on D3Q19 (the cheapest site per
   // byte of the stencils here): 1 and 2 equal, 4 worse.
   static constexpr std::int64_t prefetch_distance = 1;

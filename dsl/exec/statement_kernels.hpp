@@ -54,6 +54,7 @@ template <class T, int N, class E, class Op, class R>
 struct AssignReduceKernel {
   using real_type = real_of_t<T>;
   static constexpr int nsimd = N;
+  static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site + R::bytes_read_per_site;
   AssignKernel<T, N, E, Op> assign;
   R r;
 
@@ -73,6 +74,7 @@ template <class E>
 struct ReduceKernel {
   using real_type = typename E::real_type;
   static constexpr int nsimd = E::nsimd;
+  static constexpr std::size_t bytes_read_per_site = E::bytes_read_per_site;
   E e;
 
   template <class Site> LATTE_INLINE void prefetch(const Site& next, bool) const { e.prefetch(next); }
