@@ -20,6 +20,9 @@
 //   B::reduce_sites<Combine>(traversal, kernel)
 //                                      the accumulators (one per leaf) of
 //                                      kernel(site) over the traversal's sites
+//                                      (a kernel carries real_type, nsimd and
+//                                      bytes_read_per_site, for a backend's
+//                                      choice of loop at compile time)
 //   B::for_each_halo_item(items, kernel)
 //                                      kernel(place) over a halo message's items:
 //                                      a HaloGroupAt (the items whose source is

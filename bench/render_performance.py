@@ -214,7 +214,7 @@ def scaling_table(measurement):
 
 
 def compile_table(measurement):
-    """The whole builds of bench/compile_time.sh, one row per commit, in the
+    """The builds of bench/compile_time.sh, one row per commit, in the
     order they ran (two commits back to back are one comparison)."""
     lines = [l for l in measurement.lines if l["bench"] == "compile_whole"]
     if not lines:
@@ -290,7 +290,8 @@ def measured_region(measurements):
                 "- file: [`bench/measured/%s`](../bench/measured/%s)" % (measurement.name, measurement.name), ""]
         compile_rows = compile_table(measurement)
         if compile_rows:
-            out += ["Whole native builds (`bench/compile_time.sh`); the file's `compile_file` lines give "
+            out += ["Native builds from scratch (`bench/compile_time.sh`: the whole build, or the targets "
+                    "bench/measured/README.md names for the file); the file's `compile_file` lines give "
                     "each translation unit:", ""] + compile_rows
         if one_rank_kernels(measurement) or not compile_rows:
             out += kernel_table(measurement)
