@@ -1,18 +1,18 @@
 #pragma once
-// The one place where the build's backend is chosen (backends/memory.hpp
+// The one place where the build's backend is chosen (platform/memory/field_memory.hpp
 // picks the matching field storage). Everything above this header talks to
 // latte::backend::Default; the per-lane simt backend stays reachable by name
 // in every build, so tests compare lowerings in one binary (on the cuda
 // backend: device kernels against the same per-lane code on the host).
 
-#include "backends/backend_contract.hpp"
+#include "backends/common/backend_contract.hpp"
 #include "backends/simt/simt_backend.hpp"
 
 #if defined(LATTE_BACKEND_CUDA)
 #include "backends/cuda/cuda_backend.hpp"
 namespace latte::backend { using Default = Cuda; }
 #elif defined(LATTE_BACKEND_SIMT) && defined(LATTE_EMULATE_DEVICE_MEMORY)
-#include "backends/common/emulated_device.hpp"
+#include "platform/memory/emulated_device.hpp"
 namespace latte::backend {
 // The simt lowering on the "device" copy of mirrored fields: the CPU test
 // configuration of the cuda backend's memory residency and halo staging.
@@ -33,5 +33,5 @@ namespace latte::backend { using Default = Cpu; }
 #endif
 
 namespace latte::backend {
-static_assert(StatementBackend<Default> && StatementBackend<Simt>, "a backend does not meet backends/backend_contract.hpp");
+static_assert(StatementBackend<Default> && StatementBackend<Simt>, "a backend does not meet backends/common/backend_contract.hpp");
 }  // namespace latte::backend

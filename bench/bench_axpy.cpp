@@ -29,8 +29,8 @@
 #include "bench/plain_reduction.hpp"
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
-#include "examples/command_line.hpp"
 #include "dsl/latte.hpp"
+#include "examples/command_line.hpp"
 
 namespace {
 

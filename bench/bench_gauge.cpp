@@ -39,10 +39,10 @@
 #include "bench/session_options.hpp"
 #include "dsl/latte.hpp"
 #include "examples/command_line.hpp"
-#include "solvers/qcd/gradient_flow.hpp"
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
-#include "solvers/qcd/quenched_update.hpp"
+#include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/quenched_update.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Lattice-Boltzmann MLUPS: the fused stream-collide step on a periodic box
 // far larger than cache, D2Q9, D3Q19 and D3Q27, double and single, with two
-// lattices (the pull scheme, solvers/lbm/stream_collide.hpp) and in place
-// (the AA pattern, solvers/lbm/in_place_streaming.hpp), judged against
+// lattices (the pull scheme, solvers/lbm/streaming/stream_collide.hpp) and in place
+// (the AA pattern, solvers/lbm/streaming/in_place_streaming.hpp), judged against
 // STREAM triad. --model thermal and --model shan-chen time the coupled
 // steps of a flow with a temperature or with the Shan-Chen force instead
 // (bench_lbm_coupled.cpp).
@@ -17,7 +17,7 @@
 // the steps alternate between a push step and a local step, so a timed call
 // is one pair of steps.
 // Flops are the collision's arithmetic as its code does it (counted, not
-// estimated: dsl/flop_count.hpp).
+// estimated: dsl/expr/flop_count.hpp).
 // In place, a yardstick line follows each in-place line on one rank: the
 // same pair of steps' memory traffic without the collision
 // (bench/lbm_access_pattern.hpp), with each step alone as a fraction of STREAM.

@@ -3,12 +3,12 @@
 // with two lattices or in place. One timed call is one coupled step (two
 // in place, the AA pair), every statement of it:
 //
-//   thermal (solvers/lbm/boussinesq.hpp coupled_step): the flow's step
+//   thermal (solvers/lbm/thermal/boussinesq.hpp coupled_step): the flow's step
 //     with the buoyancy force field; the temperature's step (D2Q5 with
 //     D2Q9, D3Q7 with D3Q19; in place when the flow is) reading the flow's
 //     velocity; the force field from the new temperature. Three
 //     statements.
-//   shan-chen (solvers/lbm/shan_chen.hpp ShanChenCoupling::step): psi of
+//   shan-chen (solvers/lbm/multiphase/shan_chen.hpp ShanChenCoupling::step): psi of
 //     the density the collision will see; the interaction force from the Q
 //     shifted psi values; the flow's step with that force field. Three
 //     statements.
@@ -24,9 +24,9 @@
 #include <string>
 
 #include "bench/bench_lbm_sets.hpp"
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 
 namespace latte::bench::lbm_bench {
 namespace {

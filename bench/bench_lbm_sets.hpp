@@ -19,7 +19,7 @@
 #endif
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 
 namespace latte::bench::lbm_bench {
 

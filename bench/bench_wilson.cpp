@@ -47,9 +47,9 @@
 #include "bench/session.hpp"
 #include "bench/session_options.hpp"
 #include "examples/command_line.hpp"
-#include "solvers/qcd/clover_action.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/qcd/solves/clover_solve.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace {
 

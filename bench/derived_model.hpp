@@ -1,14 +1,14 @@
 #pragma once
 // A benchmark's flop and byte counts, from the models the library derives
-// from each statement's expression (dsl/statement_model.hpp): one untimed
+// from each statement's expression (dsl/expr/statement_model.hpp): one untimed
 // call of the kernel under a profile::ModelCapture, summed over the ranks.
 // Bytes follow the minimal-traffic model (each distinct field read once per
 // site, the destination written once); flops count each functor's
-// arithmetic (dsl/flop_count.hpp).
+// arithmetic (dsl/expr/flop_count.hpp).
 
 #include "bench/json_line.hpp"
 #include "bench/session.hpp"
-#include "dsl/statement_profile.hpp"
+#include "dsl/statements/statement_profile.hpp"
 
 namespace latte::bench {
 

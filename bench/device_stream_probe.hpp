@@ -14,8 +14,8 @@
 
 #include <cuda_runtime.h>
 
-#include "backends/cuda/cuda_error.hpp"
 #include "bench/stream_probe.hpp"
+#include "platform/cuda/cuda_error.hpp"
 
 namespace latte::bench {
 

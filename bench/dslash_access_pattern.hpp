@@ -21,9 +21,9 @@
 
 #include <cstdint>
 
-#include "backends/common/parallel.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "bench/dslash_operands.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte::bench {
 

@@ -12,7 +12,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte::bench {
 
@@ -45,7 +45,7 @@ struct DslashOperands {
   // Beyond the caches a batch's first spinor goes to the first-level cache
   // and the others to the second, and prefetch_spinor(o, c) brings spinor c
   // of site o's neighbours (and the links again) to the first level, as the
-  // batch lowering does (RhsLoop, dsl/batch_lowering.hpp).
+  // batch lowering does (RhsLoop, dsl/expr/batch_lowering.hpp).
   LATTE_INLINE void prefetch(std::int64_t next) const {
     using Ops = backend::cpu::VectorOps;
     constexpr std::size_t first = sizeof(Spinor<V>), rest = sizeof(Record) - sizeof(Spinor<V>);

@@ -15,9 +15,9 @@
 
 #include "bench/json_line.hpp"
 #include "bench/session.hpp"
-#include "dsl/statement_plan.hpp"
-#include "lattice/decomposition.hpp"
-#include "lattice/geometry.hpp"
+#include "dsl/statements/statement_plan.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "lattice/layout/geometry.hpp"
 
 namespace latte::bench {
 

@@ -8,17 +8,17 @@
 // so that the comparison is of the loop bodies alone: software prefetch of
 // everything the next outer site reads (8 neighbour spinors, 4 + 4 links)
 // and non-temporal stores of the result.
-// Conventions as in solvers/qcd/wilson_dirac.hpp; its result must equal the
+// Conventions as in solvers/qcd/fermions/wilson_dirac.hpp; its result must equal the
 // DSL's.
 
 #include <cstdint>
 
-#include "backends/common/parallel.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
 #include "bench/dslash_operands.hpp"
-#include "lattice/gamma.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "lattice/tensors/gamma.hpp"
+#include "platform/parallel.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte::bench {
 

@@ -2,7 +2,7 @@
 // YARDSTICK, not library code: the memory traffic of the in-place (AA) pair
 // of lattice-Boltzmann steps without the collision. It moves the same
 // locations of the same record layout as the DSL's steps
-// (solvers/lbm/in_place_streaming.hpp) and only moves values around:
+// (solvers/lbm/streaming/in_place_streaming.hpp) and only moves values around:
 //   push step:  outer site x loads element k of the record at x + c_k for
 //               every k, through the layout's shift tables, and stores the
 //               value it loaded from (x + c_opp(k), opp k) there: the
@@ -20,13 +20,13 @@
 #include <array>
 #include <cstdint>
 
-#include "backends/common/parallel.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/memory_side.hpp"
-#include "solvers/lbm/equilibrium.hpp"  // lbm::static_for
-#include "solvers/lbm/in_place_streaming.hpp"  // lbm::downstream_displacements
+#include "platform/displacement_table.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/parallel.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"  // lbm::static_for
+#include "solvers/lbm/streaming/in_place_streaming.hpp"  // lbm::downstream_displacements
 
 namespace latte::bench {
 

@@ -5,7 +5,7 @@
 // the memory system's (write-allocate, page policy), not the expression
 // templates'; if this loop is faster, the DSL's generated code is to blame.
 //
-// It relies on the memory image documented in lattice/field_view.hpp: a
+// It relies on the memory image documented in lattice/fields/field_view.hpp: a
 // complex site holds Nsimd real parts, then Nsimd imaginary parts.
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // ordinary floating-point adds, in whatever order the threads produce them.
 // It is what a reduction costs without reproducibility; Latte's reductions
 // give the same bits for any number of ranks, SIMD width and thread count
-// (backends/common/reproducible_sum.hpp), and the benchmark shows the price.
+// (platform/reproducible_sum.hpp), and the benchmark shows the price.
 
 #include <cstddef>
 

@@ -53,7 +53,7 @@ def prime_factors(n):
 
 
 def default_process_grid(dims, ranks):
-    """Latte's rule (lattice/decomposition.hpp): prime factors of the ranks,
+    """Latte's rule (lattice/layout/decomposition.hpp): prime factors of the ranks,
     largest first, each to the dimension with the largest local extent it
     divides, the last such dimension on a tie."""
     grid = [1] * len(dims)

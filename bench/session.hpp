@@ -32,11 +32,11 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "backends/common/parallel.hpp"
-#include "backends/comms/communicator.hpp"
 #include "bench/json_line.hpp"
 #include "bench/machine_load.hpp"
 #include "bench/stream_probe.hpp"
+#include "platform/comms/communicator.hpp"
+#include "platform/parallel.hpp"
 
 // On the cuda backend the kernels run on the device, so STREAM is measured
 // there (the probe's interleaved passes also flush the device's L2 cache),

@@ -36,7 +36,7 @@ namespace latte::bench {
 struct StreamOptions {
   std::size_t elements = std::size_t(1) << 26;  // per array: 512 MiB of doubles, far beyond any cache
   int repetitions = 10;                          // best of these is reported
-  bool huge_pages = true;                        // match lattice/aligned_buffer.hpp
+  bool huge_pages = true;                        // match platform/memory/aligned_buffer.hpp
 };
 
 struct StreamResult {

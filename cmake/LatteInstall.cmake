@@ -4,9 +4,9 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# Every public header, the solvers included (solvers/lbm/png_output.hpp
+# Every public header, the solvers included (solvers/lbm/io/png_output.hpp
 # needs libpng as well: link PNG::PNG where it is used).
-install(DIRECTORY dsl lattice backends solvers
+install(DIRECTORY platform dsl lattice backends solvers
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/latte
         FILES_MATCHING PATTERN "*.hpp")
 install(TARGETS latte EXPORT latteTargets)

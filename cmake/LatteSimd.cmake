@@ -1,6 +1,6 @@
 # Map LATTE_SIMD to compiler flags and to the byte width of the virtual-node
 # layout (LATTE_SIMD_BYTES, 0 = one lane). For 'native' the width follows the
-# ISA the compiler targets (backends/config.hpp reads the predefined macros).
+# ISA the compiler targets (platform/build.hpp reads the predefined macros).
 if(LATTE_SIMD STREQUAL "native")
   set(LATTE_SIMD_FLAGS -march=native)
   include(CheckCXXSourceCompiles)

@@ -12,7 +12,7 @@
 //
 // With --fermions wilson or clover the action adds two flavours of Wilson or
 // Wilson-clover quarks of mass m (or hopping parameter kappa, m = 1/(2 kappa) - 4),
-// as an even-odd preconditioned pseudofermion (solvers/qcd/pseudofermion_monomial.hpp)
+// as an even-odd preconditioned pseudofermion (solvers/qcd/update/pseudofermion_monomial.hpp)
 // with (for clover) the log det of the odd sites' clover term on the outer
 // time scale (--steps), and the gauge action on the inner one (--gauge-steps
 // per outer step).
@@ -38,12 +38,12 @@
 
 #include "examples/command_line.hpp"
 #include "examples/plot_png.hpp"
-#include "lattice/report_file.hpp"
-#include "lattice/root_output.hpp"
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
-#include "solvers/qcd/quenched_update.hpp"
+#include "lattice/fields/report_file.hpp"
+#include "lattice/fields/root_output.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/quenched_update.hpp"
 
 using namespace latte;
 

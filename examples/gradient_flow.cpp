@@ -1,6 +1,6 @@
 // The gradient flow of a gauge field and the scales it sets: E(t) from the
 // plaquette and the clover, t^2 E(t), W(t) = t d/dt t^2 E(t), the
-// topological charge Q along the flow, t0 and w0 (solvers/qcd/gradient_flow.hpp,
+// topological charge Q along the flow, t0 and w0 (solvers/qcd/flow/gradient_flow.hpp,
 // flow_observables.hpp, flow_scales.hpp).
 //
 //   gradient_flow --gauge config.nersc --epsilon 0.01 --t-max 4 --out flow
@@ -24,14 +24,14 @@
 #include "examples/command_line.hpp"
 #include "examples/number_text.hpp"
 #include "examples/plot_png.hpp"
-#include "lattice/report_file.hpp"
-#include "lattice/root_output.hpp"
-#include "solvers/qcd/flow_observables.hpp"
-#include "solvers/qcd/flow_scales.hpp"
-#include "solvers/qcd/gauge_file.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/gradient_flow.hpp"
-#include "solvers/qcd/smearing.hpp"
+#include "lattice/fields/report_file.hpp"
+#include "lattice/fields/root_output.hpp"
+#include "solvers/qcd/flow/flow_observables.hpp"
+#include "solvers/qcd/flow/flow_scales.hpp"
+#include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/flow/smearing.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
 
 using namespace latte;
 

@@ -1,7 +1,7 @@
 // The pion correlator and its effective mass from a point-source Wilson or
 // Wilson-clover quark propagator, on the free field, a random ("hot") SU(3)
 // gauge field or a configuration read from a gauge file (NERSC, ILDG/SciDAC,
-// openQCD or MILC, told apart by content: solvers/qcd/gauge_file.hpp).
+// openQCD or MILC, told apart by content: solvers/qcd/io/gauge_file.hpp).
 //
 //   hadron_correlator --lattice 8 8 8 16 --mass 0.2 --gauge unit --out pion
 //   hadron_correlator --gauge config.nersc --source 0 0 0 4 --tolerance 1e-12
@@ -10,20 +10,20 @@
 //   hadron_correlator --gauge config.nersc --csw 1.0 --mass -0.2
 //
 // It solves M S = eta for the 12 spin-colour columns of a point source
-// (solvers/qcd/propagator.hpp), all 12 together through the even-odd Schur
+// (solvers/qcd/measure/propagator.hpp), all 12 together through the even-odd Schur
 // complement; with --csw M is the Wilson-clover operator
-// (solvers/qcd/clover_action.hpp: its clover term from the gauge field, the
+// (solvers/qcd/fermions/clover_action.hpp: its clover term from the gauge field, the
 // boundary phases on its hopping term), else Wilson's. It sums tr[S S^+]
-// over each timeslice (solvers/qcd/hadron_correlators.hpp) and prints C(t)
-// with the cosh and log effective masses (solvers/qcd/effective_mass.hpp).
+// over each timeslice (solvers/qcd/measure/hadron_correlators.hpp) and prints C(t)
+// with the cosh and log effective masses (solvers/qcd/measure/effective_mass.hpp).
 // With --smear-steps the source is Wuppertal-smeared
-// (solvers/qcd/source_smearing.hpp), and with --smear-sink the sink too: a
+// (solvers/qcd/measure/source_smearing.hpp), and with --smear-sink the sink too: a
 // smeared source overlaps less with excited states, so the effective mass
 // reaches its plateau earlier. t counts timeslices from the source's. It
 // writes <out>.csv (t, C(t), cosh effective mass; nan where there is none)
 // and <out>.png: C(t) on a log scale, and the cosh effective mass with the
 // log one (for t < T/2) against t. The quarks are antiperiodic in time
-// unless --boundary says otherwise (solvers/qcd/fermion_boundary.hpp).
+// unless --boundary says otherwise (solvers/qcd/fermions/fermion_boundary.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -36,16 +36,16 @@
 #include "examples/command_line.hpp"
 #include "examples/number_text.hpp"
 #include "examples/plot_png.hpp"
-#include "lattice/report_file.hpp"
-#include "lattice/root_output.hpp"
-#include "solvers/qcd/clover_action.hpp"
-#include "solvers/qcd/effective_mass.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/hadron_correlators.hpp"
-#include "solvers/qcd/gauge_file.hpp"
-#include "solvers/qcd/propagator.hpp"
-#include "solvers/qcd/smearing.hpp"
-#include "solvers/qcd/source_smearing.hpp"
+#include "lattice/fields/report_file.hpp"
+#include "lattice/fields/root_output.hpp"
+#include "solvers/qcd/solves/clover_solve.hpp"
+#include "solvers/qcd/flow/smearing.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
+#include "solvers/qcd/measure/effective_mass.hpp"
+#include "solvers/qcd/measure/hadron_correlators.hpp"
+#include "solvers/qcd/measure/propagator.hpp"
+#include "solvers/qcd/measure/source_smearing.hpp"
 
 using namespace latte;
 
@@ -69,7 +69,7 @@ struct Options {
 using latte::programs::number_text;
 
 // The clover propagator as point_propagator and smeared_point_propagator
-// make Wilson's (solvers/qcd/propagator.hpp, source_smearing.hpp): the 12
+// make Wilson's (solvers/qcd/measure/propagator.hpp, source_smearing.hpp): the 12
 // columns as one batch through the even-odd clover solve.
 PointPropagator<double> clover_point_propagator(const CloverDirac<double>& M, const GaugeField<double>& smearing_links,
                                                 const Coordinate& source, const WuppertalSmearing& source_smearing,

@@ -15,11 +15,11 @@
 // and, at --re 100 and --re 1000, the largest deviation from Ghia, Ghia &
 // Shin (1982). --model picks the collision: BGK, TRT or MRT (the last with
 // --bulk-rate, --odd-rate and --even-rate for the moments that do not set the
-// viscosity, solvers/lbm/collision.hpp). If the flow diverges the program
+// viscosity, solvers/lbm/collision/collision.hpp). If the flow diverges the program
 // says at which step and exits with status 4.
 // A checkpoint (DIR/cavity.chk) is written every --checkpoint-every steps;
 // --restart resumes from it. --in-place streams in place (one population
-// field, solvers/lbm/in_place_streaming.hpp) instead of with two lattices.
+// field, solvers/lbm/streaming/in_place_streaming.hpp) instead of with two lattices.
 
 #include <algorithm>
 #include <chrono>
@@ -32,10 +32,10 @@
 
 #include "examples/command_line.hpp"
 #include "examples/lbm_ghia1982.hpp"
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/vtk_output.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/io/vtk_output.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "solvers/lbm/advection_diffusion.hpp"
-#include "solvers/lbm/velocity_sets.hpp"
+#include "solvers/lbm/collision/velocity_sets.hpp"
+#include "solvers/lbm/thermal/advection_diffusion.hpp"
 
 namespace latte::examples {
 

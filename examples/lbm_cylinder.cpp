@@ -9,7 +9,7 @@
 // off the centre line, which starts the shedding). The inlet (ghost column
 // x = 0) imposes the parabolic profile of mean speed U, the outlet (ghost
 // column x = L - 1) density 1, both by non-equilibrium extrapolation
-// (solvers/lbm/open_boundaries.hpp); the channel walls and the cylinder are
+// (solvers/lbm/walls/open_boundaries.hpp); the channel walls and the cylinder are
 // half-way bounce-back, the cylinder too unless --curved asks for
 // interpolated bounce-back on it. Re = U D / nu.
 //
@@ -24,7 +24,7 @@
 // the reference range, Cd and Cl about 13-18 % high (staircase cylinder of
 // 20 cells, Mach 0.13 at the centre line). Re = 20, D = 8: Cd 5.67
 // (Schaefer-Turek 2D-1: 5.57-5.59, 5.5795 to five figures).
-// With --curved (interpolated bounce-back, solvers/lbm/curved_walls.hpp)
+// With --curved (interpolated bounce-back, solvers/lbm/walls/curved_walls.hpp)
 // at Re = 20, --u-mean 1/D (tau 0.65 at every D): Cd 6.1099, 5.7008 and
 // 5.6088 at D = 10, 20 and 40, errors falling at order 2.13 and 2.05.
 //
@@ -44,12 +44,12 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
-#include "solvers/lbm/curved_walls.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/momentum_exchange.hpp"
-#include "solvers/lbm/open_boundaries.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/walls/curved_walls.hpp"
+#include "solvers/lbm/walls/momentum_exchange.hpp"
+#include "solvers/lbm/walls/open_boundaries.hpp"
 
 namespace {
 

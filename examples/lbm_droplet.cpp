@@ -8,7 +8,7 @@
 //   lbm_droplet --dim 3 --n 32 --radius 9               a 3-D drop
 //
 // Lattice units throughout (spacing, time step, c = 1). The model is
-// solvers/lbm/shan_chen.hpp: the original psi = 1 - exp(-rho) with the
+// solvers/lbm/multiphase/shan_chen.hpp: the original psi = 1 - exp(-rho) with the
 // coupling --coupling G (phase separation below G = -4), or the
 // Carnahan–Starling equation of state (a, b, R = 1, 4, 1) at
 // --temperature T / T_c. The drop starts as a disc (sphere) of --radius with a tanh
@@ -17,10 +17,10 @@
 // liquid); the model finds its own coexistence.
 //
 // With --wall-density rho_w > 0 the bottom and top rows are half-way
-// bounce-back walls with that virtual density (solvers/lbm/shan_chen_wetting.hpp:
+// bounce-back walls with that virtual density (solvers/lbm/multiphase/shan_chen_wetting.hpp:
 // near the liquid density the wall wets, near the vapour density it does
 // not), the drop starts as a half-disc (hemisphere) on the bottom wall, and the contact
-// angle is measured from the mid-density contour (solvers/lbm/droplet_shape.hpp).
+// angle is measured from the mid-density contour (solvers/lbm/multiphase/droplet_shape.hpp).
 //
 // Reported at the end: the liquid density (at the drop's middle), the
 // vapour density (far from it), their ratio, the radius (periodic box: from
@@ -50,11 +50,11 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
-#include "solvers/lbm/droplet_shape.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/multiphase/droplet_shape.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
 
 namespace {
 

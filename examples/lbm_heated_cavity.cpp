@@ -1,6 +1,6 @@
 // The differentially heated square cavity (de Vahl Davis 1983) with lattice
 // Boltzmann: a D2Q9 flow (BGK) carries a D2Q5 temperature that drives it
-// through buoyancy (solvers/lbm/boussinesq.hpp), run to a steady state.
+// through buoyancy (solvers/lbm/thermal/boussinesq.hpp), run to a steady state.
 //
 //   lbm_heated_cavity --ra 1e4 --n 64 --out DIR
 //
@@ -19,7 +19,7 @@
 //   - the mean Nusselt number on the hot wall, -(H / dT) dT/dx at the wall
 //     averaged over it, and the Nusselt number averaged over the cavity,
 //     the mean horizontal heat flux (u_x T - alpha dT/dx) / (alpha dT / H)
-//     (solvers/lbm/nusselt.hpp): at steady state each vertical line
+//     (solvers/lbm/thermal/nusselt.hpp): at steady state each vertical line
 //     carries the heat that enters through the hot wall, so the two agree
 //     up to the discretisation;
 //   - the largest horizontal velocity on the vertical centre line and the
@@ -46,12 +46,12 @@
 
 #include "examples/command_line.hpp"
 #include "examples/lbm_convection.hpp"
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/nusselt.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/nusselt.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 
 namespace {
 

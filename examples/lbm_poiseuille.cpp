@@ -9,7 +9,7 @@
 // depend on x). n fluid cells lie across the channel; with half-way
 // bounce-back the walls sit on cell faces, so cell k is at distance k + 1/2
 // from the wall and the channel width is n. The analytic solutions are in
-// solvers/lbm/analytic.hpp. With TRT and the magic parameter 3/16 the
+// solvers/lbm/flow/analytic.hpp. With TRT and the magic parameter 3/16 the
 // parabola is reproduced exactly (round-off and the steady-state tolerance);
 // BGK puts the wall at a tau-dependent position (second-order error); the
 // duct has a small discretisation error that falls with n.
@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
-#include "solvers/lbm/analytic.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/vtk_output.hpp"
+#include "solvers/lbm/flow/analytic.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/vtk_output.hpp"
 
 namespace {
 

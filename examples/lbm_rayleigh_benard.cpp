@@ -1,6 +1,6 @@
 // Rayleigh-Benard convection between rigid plates with lattice Boltzmann:
 // the flow (D2Q9 or D3Q19, BGK) carries a temperature (D2Q5 or D3Q7) that
-// drives it through buoyancy (solvers/lbm/boussinesq.hpp), run to a steady
+// drives it through buoyancy (solvers/lbm/thermal/boussinesq.hpp), run to a steady
 // state.
 //
 //   lbm_rayleigh_benard --ra 1e4 --n 32 --out DIR              2-D rolls
@@ -21,7 +21,7 @@
 //
 // Prints the lattice parameters, a progress line every --check-every steps
 // (step, Nu, max |u| / U, relative change of u), and the final Nusselt number
-// twice: from the heat flux averaged over the fluid (solvers/lbm/nusselt.hpp)
+// twice: from the heat flux averaged over the fluid (solvers/lbm/thermal/nusselt.hpp)
 // and from the temperature gradient at the hot plate. For 2-D at Ra = 1e4,
 // Pr = 0.71 and a wavelength near 2.016 H it prints Clever & Busse's (1974)
 // value beside it, Nu = 2.661. Writes
@@ -45,12 +45,12 @@
 
 #include "examples/command_line.hpp"
 #include "examples/lbm_convection.hpp"
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/nusselt.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/nusselt.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 
 namespace {
 

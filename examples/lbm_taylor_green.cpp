@@ -1,5 +1,5 @@
 // Decay of the 2-D Taylor-Green vortex (D2Q9) against exp(-2 nu k^2 t),
-// nu = (tau - 1/2)/3, k = 2 pi / n (solvers/lbm/taylor_green.hpp).
+// nu = (tau - 1/2)/3, k = 2 pi / n (solvers/lbm/flow/taylor_green.hpp).
 //
 //   lbm_taylor_green --n 64 --tau 0.8 --out DIR
 //
@@ -18,11 +18,11 @@
 #include <string>
 
 #include "examples/command_line.hpp"
-#include "solvers/lbm/analytic.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/taylor_green.hpp"
+#include "solvers/lbm/flow/analytic.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/flow/taylor_green.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
 
 namespace {
 

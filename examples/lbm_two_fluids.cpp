@@ -1,5 +1,5 @@
 // Two immiscible fluids with the two-component Shan–Chen model (D2Q9,
-// solvers/lbm/mixture_simulation.hpp).
+// solvers/lbm/multiphase/mixture_simulation.hpp).
 //
 //   lbm_two_fluids --case rayleigh-taylor --n 64 --steps 4000 --out DIR
 //   lbm_two_fluids --case layered-channel --half-width 16 --max-error 0.05 --out DIR
@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "examples/command_line.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/mixture_simulation.hpp"
-#include "solvers/lbm/png_output.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/multiphase/mixture_simulation.hpp"
 
 namespace {
 

@@ -9,25 +9,25 @@
 //   wilson_cg --boundary twisted:0.5,0,0,1                 # theta_mu in units of pi
 //
 // --load-gauge reads NERSC, ILDG/SciDAC, openQCD and MILC files, telling
-// them apart by content (solvers/qcd/gauge_file.hpp, docs/gauge_files.md);
+// them apart by content (solvers/qcd/io/gauge_file.hpp, docs/gauge_files.md);
 // --save-gauge writes NERSC (default), ILDG or openQCD.
 //
 // --precision mixed solves in double with single-precision corrections
-// (defect correction, solvers/qcd/wilson_solve_mixed.hpp); --even-odd solves
-// the even-odd preconditioned system (solvers/qcd/wilson_even_odd.hpp); the
+// (defect correction, solvers/qcd/solves/wilson_solve_mixed.hpp); --even-odd solves
+// the even-odd preconditioned system (solvers/qcd/fermions/wilson_even_odd.hpp); the
 // two combine (defect correction on the even-odd system). --boundary sets
-// the fermion boundary phases (solvers/qcd/fermion_boundary.hpp; periodic
+// the fermion boundary phases (solvers/qcd/fermions/fermion_boundary.hpp; periodic
 // unless told).
 
 #include <cstdio>
 #include <string>
 
 #include "examples/command_line.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/gauge_file.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 
 using namespace latte;
 

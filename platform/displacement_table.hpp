@@ -6,9 +6,9 @@
 // virtual-node boundary and need no permute at all. A table may also lead
 // from one layout to another (a checkerboard and the whole lattice).
 //
-// On a lattice spread over ranks (lattice/decomposition.hpp), outer sites
+// On a lattice spread over ranks (lattice/layout/decomposition.hpp), outer sites
 // whose neighbours live in another block are marked halo_entry: their
-// neighbour[o] is a slot of the halo (lattice/halo_exchange.hpp), which
+// neighbour[o] is a slot of the halo (lattice/layout/halo_exchange.hpp), which
 // the statement fills by messages before it reads it.
 
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include <mutex>
 #include <vector>
 
-#include "backends/config.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "backends/config.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

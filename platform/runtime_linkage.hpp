@@ -13,7 +13,7 @@
 //   LATTE_RUNTIME_INLINE       how those definitions are marked
 
 #if defined(LATTE_BUILDING_RUNTIME)
-// lattice/compiled_runtime.cpp: the one copy, with external linkage.
+// lattice/layout/compiled_runtime.cpp: the one copy, with external linkage.
 #define LATTE_RUNTIME_DEFINITIONS 1
 #define LATTE_RUNTIME_INLINE
 #elif defined(LATTE_COMPILED_RUNTIME)

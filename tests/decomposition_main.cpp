@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-#include "lattice/environment.hpp"
+#include "lattice/layout/environment.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <Eigen/Dense>
 #include <complex>
 
-#include "lattice/site_types.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte::testing {
 

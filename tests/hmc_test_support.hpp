@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solvers/qcd/molecular_dynamics.hpp"
+#include "solvers/qcd/update/molecular_dynamics.hpp"
 
 namespace latte::testing {
 

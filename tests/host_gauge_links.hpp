@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

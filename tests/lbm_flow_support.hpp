@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -6,7 +6,7 @@
 #include <array>
 #include <complex>
 
-#include "lattice/site_types.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte::testing {
 

@@ -1,4 +1,4 @@
-// assign_all: several destinations written in one pass (dsl/assign_all.hpp).
+// assign_all: several destinations written in one pass (dsl/statements/assign_all.hpp).
 // Each destination gets the very bits a statement of its own gives, on
 // every lowering; expressions see the destinations' old values, at the site
 // and at neighbours; bad destinations are refused.

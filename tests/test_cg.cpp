@@ -1,4 +1,4 @@
-// Conjugate gradient (solvers/conjugate_gradient.hpp) and the Wilson solve
+// Conjugate gradient (solvers/krylov/conjugate_gradient.hpp) and the Wilson solve
 // through the normal equations: convergence to the true-residual tolerance,
 // agreement with Eigen's dense LU on a 4^4 lattice, and clear failures.
 
@@ -7,8 +7,8 @@
 #include <complex>
 #include <limits>
 
-#include "solvers/qcd/wilson_solve.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
 #include "wilson_problem.hpp"
 

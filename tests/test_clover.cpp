@@ -1,4 +1,4 @@
-// The Wilson-clover operator (solvers/qcd/clover_action.hpp, clover_term.hpp)
+// The Wilson-clover operator (solvers/qcd/fermions/clover_action.hpp, clover_term.hpp)
 // against Wilson and against physics: c_sw = 0 and F = 0 give the Wilson
 // operator bit for bit, the clover term equals an explicit formula written
 // here from the gamma matrices and the plaquettes, gamma_5-hermiticity, the
@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "eigen_conversions.hpp"
-#include "solvers/qcd/boundary_links.hpp"
-#include "solvers/qcd/clover_action.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/fermions/boundary_links.hpp"
+#include "solvers/qcd/solves/clover_solve.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -201,7 +201,7 @@ TEST_F(Clover, NotPositiveDefiniteNamesSiteParityBlockAndPivot) {
 }
 
 TEST_F(Clover, FlopCountsAreThoseOfTheCode) {
-  // Counted from the functors' code (dsl/flop_count.hpp) against the
+  // Counted from the functors' code (dsl/expr/flop_count.hpp) against the
   // figures written beside it.
   const CloverDirac<double> M(U, clover_mass, c_sw);
   using Term = decltype(clover_times(M.clover_term().term(), psi));

@@ -13,8 +13,8 @@
 #include <new>
 
 #include "decomposition_support.hpp"
-#include "lattice/coordinate_field.hpp"
-#include "lattice/site_walk.hpp"
+#include "lattice/fields/coordinate_field.hpp"
+#include "lattice/layout/site_walk.hpp"
 
 // Allocations through operator new in this program (tests/allocation_counter.cpp).
 extern std::atomic<long> allocations;
@@ -145,7 +145,7 @@ TEST(Decomposition, CheckerboardHopsPickAndMergeMatchOneRank) {
 
 // Statements whose sites are large (24 spinors: 4.5 KB per site even on one
 // lane) visit the interior and the surface in tiled order on the CPU
-// (lattice/tiled_order.hpp), on the whole lattice and on a checkerboard:
+// (lattice/layout/tiled_order.hpp), on the whole lattice and on a checkerboard:
 // every site once, the surface after its halos, the bits of one rank.
 TEST(Decomposition, LargeSitesInTiledOrderMatchOneRank) {
   using Batch24 = MultiSpinor<double, 24>;
@@ -169,7 +169,7 @@ TEST(Decomposition, LargeSitesInTiledOrderMatchOneRank) {
 }
 
 // A shift of a batch of right-hand sides, evaluated one right-hand side at
-// a time (dsl/batch_lowering.hpp), exchanges one halo holding the whole
+// a time (dsl/expr/batch_lowering.hpp), exchanges one halo holding the whole
 // batch: as many halos as the same statement on one spinor field, each 24
 // times its bytes.
 TEST(Decomposition, ABatchShiftHasOneHaloHoldingTheWholeBatch) {

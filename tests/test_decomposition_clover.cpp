@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "decomposition_support.hpp"
-#include "solvers/qcd/clover_action.hpp"
+#include "solvers/qcd/solves/clover_solve.hpp"
 
 namespace latte::testing {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "decomposition_support.hpp"
 #include "hmc_test_support.hpp"
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
 
 namespace latte::testing {
 namespace {

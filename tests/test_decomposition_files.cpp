@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "decomposition_support.hpp"
-#include "solvers/lbm/boundaries.hpp"
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/png_output.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/vtk_output.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/io/png_output.hpp"
+#include "solvers/lbm/io/vtk_output.hpp"
+#include "solvers/lbm/walls/boundaries.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte::testing {
 namespace {

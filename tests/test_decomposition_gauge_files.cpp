@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "solvers/qcd/gauge_file.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
 
 namespace latte::testing {
 namespace {

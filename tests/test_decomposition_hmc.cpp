@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "decomposition_support.hpp"
-#include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/update/hmc.hpp"
 
 namespace latte::testing {
 namespace {

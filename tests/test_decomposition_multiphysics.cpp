@@ -15,13 +15,13 @@
 #include <cmath>
 
 #include "decomposition_support.hpp"
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/nusselt.hpp"
-#include "solvers/lbm/mixture_simulation.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/shan_chen_wetting.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/multiphase/mixture_simulation.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
+#include "solvers/lbm/multiphase/shan_chen_wetting.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/nusselt.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 
 namespace latte::testing {
 namespace {

@@ -13,12 +13,12 @@
 #include <string>
 
 #include "decomposition_support.hpp"
-#include "solvers/lbm/boundaries.hpp"
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/walls/boundaries.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte::testing {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/quenched_update.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/update/quenched_update.hpp"
 
 namespace latte::testing {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "lattice/peek_poke.hpp"
-#include "lattice/random.hpp"
+#include "lattice/fields/peek_poke.hpp"
+#include "lattice/fields/random.hpp"
 
 namespace latte {
 namespace {

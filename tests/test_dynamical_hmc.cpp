@@ -1,5 +1,5 @@
 // Hybrid Monte Carlo with two flavours of dynamical quarks
-// (solvers/qcd/pseudofermion_monomial.hpp) on nested time scales: the
+// (solvers/qcd/update/pseudofermion_monomial.hpp) on nested time scales: the
 // integrator is reversible with the pseudofermion forces, the energy
 // violation scales as the step squared, and <exp(-dH)> = 1 in equilibrium.
 // Heavy quarks on 4^4 keep the solves short.
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "hmc_test_support.hpp"
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

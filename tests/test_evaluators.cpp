@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "solvers/qcd/wilson_dirac.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -34,7 +34,7 @@ TEST(Evaluators, PreparedWilsonOperatorHoldsOnlyWhatItsKernelReads) {
 }
 
 // On a batch of right-hand sides the statement runs one right-hand side's
-// evaluator N times per site (dsl/batch_lowering.hpp), with the index on
+// evaluator N times per site (dsl/expr/batch_lowering.hpp), with the index on
 // the site: the kernel's parameters are those of one right-hand side, on
 // every backend.
 TEST(Evaluators, PreparedBatchOperatorIsTheSizeOfOneRightHandSides) {

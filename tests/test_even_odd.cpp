@@ -3,14 +3,14 @@
 // (checked exactly against peek, on SIMD vectors and per lane), pick/merge
 // move fields between the whole lattice and its checkerboards without loss,
 // the hopping term between checkerboards is the block of Dslash, and the
-// Schur-complement solve (solvers/qcd/wilson_even_odd.hpp) meets the whole
+// Schur-complement solve (solvers/qcd/fermions/wilson_even_odd.hpp) meets the whole
 // system's tolerance with fewer iterations than the unpreconditioned one.
 
 #include <cmath>
 #include <set>
 
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
 #include "wilson_problem.hpp"
 

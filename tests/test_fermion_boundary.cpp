@@ -1,4 +1,4 @@
-// Fermion boundary conditions (solvers/qcd/fermion_boundary.hpp,
+// Fermion boundary conditions (solvers/qcd/fermions/fermion_boundary.hpp,
 // boundary_links.hpp): the phased links site by site, the Wilson operator
 // against a reference written here from the definition, the free-field
 // propagator against its momentum sum over the shifted momenta
@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/boundary_links.hpp"
-#include "solvers/qcd/fermion_boundary.hpp"
-#include "solvers/qcd/hadron_correlators.hpp"
-#include "solvers/qcd/propagator.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
 #include "eigen_conversions.hpp"
+#include "solvers/qcd/fermions/boundary_links.hpp"
+#include "solvers/qcd/fermions/fermion_boundary.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/measure/hadron_correlators.hpp"
+#include "solvers/qcd/measure/propagator.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing::fermion_boundary {

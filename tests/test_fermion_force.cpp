@@ -1,5 +1,5 @@
 // The forces of two-flavour pseudofermions and of the clover log det
-// (solvers/qcd/pseudofermion_monomial.hpp) against the numerical derivative
+// (solvers/qcd/update/pseudofermion_monomial.hpp) against the numerical derivative
 // of their actions: Wilson and clover, with and without even-odd
 // preconditioning, with antiperiodic and twisted boundaries. The central
 // difference of S along a random su(3) direction must approach the
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hmc_test_support.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// The fermion-action interface (solvers/qcd/fermion_action.hpp) with an
+// The fermion-action interface (solvers/qcd/fermions/fermion_action.hpp) with an
 // action that is not Wilson: the Wilson hopping term with a diagonal that is
 // a colour matrix different at every site, D(x) = V(x) diag(l) V(x)^+ (V a
 // random SU(3) field, l three different complex numbers): not a number, not
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/even_odd_solve.hpp"
-#include "solvers/qcd/fermion_operator.hpp"
-#include "solvers/qcd/wilson_dirac.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
+#include "solvers/qcd/fermions/fermion_operator.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
+#include "solvers/qcd/solves/even_odd_solve.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// Field storage (lattice/aligned_buffer.hpp): freed buffers of 2 MiB and
+// Field storage (platform/memory/aligned_buffer.hpp): freed buffers of 2 MiB and
 // more are handed to the next buffer of the same size, smaller ones go back
 // to the C library, and release_cached_buffers() gives everything back.
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "solvers/lbm/png_output.hpp"
+#include "solvers/lbm/io/png_output.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

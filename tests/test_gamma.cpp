@@ -1,4 +1,4 @@
-// The gamma basis (lattice/gamma.hpp): Clifford algebra, hermiticity,
+// The gamma basis (lattice/tensors/gamma.hpp): Clifford algebra, hermiticity,
 // gamma_5, and the spin projection/reconstruction against dense matrices.
 
 #include <Eigen/Dense>

@@ -1,10 +1,10 @@
-// Gauge actions (solvers/qcd/gauge_action.hpp): the plaquette and rectangle
+// Gauge actions (solvers/qcd/gauge/gauge_action.hpp): the plaquette and rectangle
 // sums against loops multiplied out site by site in long double, the action
 // density summing to the action, gauge invariance, and the force against
 // the numerical derivative of the action, converging linearly in the step.
 
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "solvers/qcd/gauge_file.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// The gradient flow and its observables (solvers/qcd/gradient_flow.hpp,
+// The gradient flow and its observables (solvers/qcd/flow/gradient_flow.hpp,
 // clover_field.hpp, flow_observables.hpp, flow_scales.hpp): the clover
 // field, E and q against loops multiplied out site by site in long double;
 // E and Q of a constant abelian flux known in closed form; gauge invariance;
@@ -10,11 +10,11 @@
 #include <cmath>
 #include <numbers>
 
-#include "solvers/qcd/flow_observables.hpp"
-#include "solvers/qcd/flow_scales.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/gradient_flow.hpp"
 #include "host_gauge_links.hpp"
+#include "solvers/qcd/flow/flow_observables.hpp"
+#include "solvers/qcd/flow/flow_scales.hpp"
+#include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

@@ -5,7 +5,7 @@
 // with forced communication moves no field between host and device and
 // allocates nothing. The simt-device build checks this on the CPU with
 // emulated pinned memory whose copies to the host are held back until the
-// backend waits for them (backends/common/emulated_staging.hpp); under
+// backend waits for them (platform/memory/emulated_staging.hpp); under
 // mpirun its messages really cross ranks. Builds on host memory stage
 // nothing and skip it.
 

@@ -1,4 +1,4 @@
-// Hybrid Monte Carlo (solvers/qcd/hmc.hpp): the integrators' reversibility
+// Hybrid Monte Carlo (solvers/qcd/update/hmc.hpp): the integrators' reversibility
 // and their dH ~ h^2 scaling, <exp(-dH)> = 1 in equilibrium, the weak-coupling
 // plaquette 1 - <P> = 2/beta + O(1/beta^2) derived below, the Metropolis
 // step restoring the links on rejection, and a checkpoint restart that
@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "hmc_test_support.hpp"
-#include "solvers/qcd/hmc.hpp"
+#include "solvers/qcd/update/hmc.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

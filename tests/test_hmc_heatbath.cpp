@@ -3,8 +3,8 @@
 // overrelaxation) agree within their errors at beta = 5.6 on 4^4, each
 // error from blocked data so that autocorrelations are counted.
 
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/quenched_update.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/quenched_update.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "solvers/qcd/files/ildg_gauge_file.hpp"
+#include "solvers/qcd/io/ildg_gauge_file.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// A body force per site (Simulation::set_force, solvers/lbm/simulation.hpp):
+// A body force per site (Simulation::set_force, solvers/lbm/flow/simulation.hpp):
 // Kolmogorov flow, a periodic box driven by F_x(y) = F0 sin(k y), reaches
 // the analytic steady profile at second order, and its transient follows
 // the viscous decay; the field adds to the uniform Parameters::force on
@@ -19,8 +19,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -273,7 +273,7 @@ TEST(LbmBodyForce, InPlaceSameAsTwoLatticesWithAForceField) {
   }
 }
 
-// Checkpoints with a force field (solvers/lbm/checkpoint.hpp, version 3).
+// Checkpoints with a force field (solvers/lbm/io/checkpoint.hpp, version 3).
 std::string checkpoint_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("latte_body_force_" + std::to_string(::getpid()) + "_" + name + ".chk"))

@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// Curved walls (solvers/lbm/curved_walls.hpp): the wall fractions of a
+// Curved walls (solvers/lbm/walls/curved_walls.hpp): the wall fractions of a
 // circle are its exact link intersections; walls cut exactly half-way give
 // the half-way bounce-back bit for bit; Poiseuille flow between walls at
 // arbitrary off-lattice positions converges at second order; and the
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lbm_flow_support.hpp"
-#include "solvers/lbm/field_export.hpp"
+#include "solvers/lbm/io/field_export.hpp"
 
 namespace latte::testing {
 namespace {

@@ -1,5 +1,5 @@
 // Force-driven D3Q19 Poiseuille flow in a square duct against the analytic
-// Fourier-series solution (solvers/lbm/analytic.hpp).
+// Fourier-series solution (solvers/lbm/flow/analytic.hpp).
 //
 // TRT with the magic parameter 3/16 makes half-way bounce-back exact for
 // profiles that are parabolic along the wall normal, but the duct profile is
@@ -16,7 +16,7 @@
 #include <cmath>
 
 #include "lbm_flow_support.hpp"
-#include "solvers/lbm/analytic.hpp"
+#include "solvers/lbm/flow/analytic.hpp"
 
 namespace latte::testing {
 namespace {

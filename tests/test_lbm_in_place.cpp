@@ -1,4 +1,4 @@
-// In-place streaming (the AA pattern, solvers/lbm/in_place_streaming.hpp)
+// In-place streaming (the AA pattern, solvers/lbm/streaming/in_place_streaming.hpp)
 // gives the two-lattice scheme's populations to round-off: D2Q9, D3Q19 and
 // D3Q27; periodic, with walls, a moving wall and a body force; BGK, TRT and
 // MRT; the vector and the per-lane lowering; after odd and even step counts
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/open_boundaries.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/walls/open_boundaries.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

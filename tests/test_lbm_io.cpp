@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/vtk_output.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/io/vtk_output.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

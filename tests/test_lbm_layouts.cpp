@@ -3,7 +3,7 @@
 // per-lane (simt) lowering: walls, a moving wall, a body force, BGK and TRT,
 // D2Q9 and D3Q19, from a random start so every population matters.
 
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -11,9 +11,9 @@
 
 #include <cmath>
 
-#include "solvers/lbm/mixture_simulation.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/shan_chen_wetting.hpp"
+#include "solvers/lbm/multiphase/mixture_simulation.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
+#include "solvers/lbm/multiphase/shan_chen_wetting.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,5 +1,5 @@
 // The onset of Rayleigh-Benard convection between rigid plates at fixed
-// temperatures (solvers/lbm/thermal.hpp, boussinesq.hpp): the growth rate
+// temperatures (solvers/lbm/thermal/thermal.hpp, boussinesq.hpp): the growth rate
 // of a small convective perturbation, measured at Rayleigh numbers on both
 // sides of the onset, vanishes at the critical Rayleigh number of linear
 // stability theory. The reference is the continuum's, not the solver's.
@@ -9,9 +9,9 @@
 #include <numbers>
 #include <vector>
 
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

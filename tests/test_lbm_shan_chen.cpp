@@ -1,4 +1,4 @@
-// The single-component Shan–Chen model (solvers/lbm/shan_chen.hpp): the
+// The single-component Shan–Chen model (solvers/lbm/multiphase/shan_chen.hpp): the
 // force statement against a site-by-site sum, the bulk pressure against
 // the equations of state written here, a flat interface's coexistence
 // densities against the equal-area rule of the model and, with
@@ -13,8 +13,8 @@
 #include <numbers>
 #include <vector>
 
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// The two-component Shan–Chen mixture (solvers/lbm/mixture_simulation.hpp):
+// The two-component Shan–Chen mixture (solvers/lbm/multiphase/mixture_simulation.hpp):
 // the cross-force statement against a site-by-site sum, each component's
 // mass and the total momentum to round-off while a mixture separates, two
 // flat layers that stay separated at the coexistence densities of the
@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/mixture_simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/multiphase/mixture_simulation.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

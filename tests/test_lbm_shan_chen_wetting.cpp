@@ -1,7 +1,7 @@
-// Shan–Chen wetting walls (solvers/lbm/shan_chen_wetting.hpp): the force
+// Shan–Chen wetting walls (solvers/lbm/multiphase/shan_chen_wetting.hpp): the force
 // next to a wall against a site-by-site sum written here, and drops on a
 // flat wall whose contact angle, measured from the density picture alone
-// (a circle fitted to the mid-density contour, solvers/lbm/droplet_shape.hpp),
+// (a circle fitted to the mid-density contour, solvers/lbm/multiphase/droplet_shape.hpp),
 // falls strictly as the wall's virtual density rises, from non-wetting to
 // wetting, with mass kept to round-off.
 
@@ -11,10 +11,10 @@
 #include <numbers>
 #include <vector>
 
-#include "solvers/lbm/droplet_shape.hpp"
-#include "solvers/lbm/field_export.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/field_export.hpp"
+#include "solvers/lbm/multiphase/droplet_shape.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

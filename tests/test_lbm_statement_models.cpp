@@ -1,8 +1,8 @@
 // The lattice-Boltzmann step's model derived from its expression
-// (dsl/statement_model.hpp): the two-lattice pull scheme reads Q populations
+// (dsl/expr/statement_model.hpp): the two-lattice pull scheme reads Q populations
 // and writes Q per cell update, 2 x Q reals.
 
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,5 +1,5 @@
 // The temperature as a second lattice-Boltzmann distribution
-// (solvers/lbm/thermal.hpp, D2Q5 and D3Q7): conduction between plates at
+// (solvers/lbm/thermal/thermal.hpp, D2Q5 and D3Q7): conduction between plates at
 // fixed temperatures, and through a slab with a fixed heat flux, is linear
 // to round-off; a diffusing, drifting Gaussian in a periodic box follows
 // the analytic solution at second order; the total temperature is
@@ -15,10 +15,10 @@
 #include <cstdio>
 #include <numbers>
 
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/nusselt.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/nusselt.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 #include "thermal_lowering_support.hpp"
 

@@ -1,5 +1,5 @@
-// Checkpoints of a coupled run (solvers/lbm/thermal_checkpoint.hpp beside
-// solvers/lbm/checkpoint.hpp): a buoyant flow and its temperature saved
+// Checkpoints of a coupled run (solvers/lbm/io/thermal_checkpoint.hpp beside
+// solvers/lbm/io/checkpoint.hpp): a buoyant flow and its temperature saved
 // after an odd number of steps, restored into fresh simulations and run on,
 // end bit for bit where an uninterrupted run ends, with two lattices and in
 // place; the temperature's tau_T comes from the file. A corrupt, truncated
@@ -13,11 +13,11 @@
 #include <string>
 #include <unistd.h>
 
-#include "solvers/lbm/boussinesq.hpp"
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/thermal.hpp"
-#include "solvers/lbm/thermal_checkpoint.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/io/thermal_checkpoint.hpp"
+#include "solvers/lbm/thermal/boussinesq.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// Curved thermal walls (solvers/lbm/thermal_curved_walls.hpp), D2Q5 at
+// Curved thermal walls (solvers/lbm/thermal/thermal_curved_walls.hpp), D2Q5 at
 // rest, against conduction solutions written out here:
 //   - between concentric cylinders at fixed temperatures,
 //       T(r) = T1 + (T2 - T1) ln(r / r1) / ln(r2 / r1),
@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <numbers>
 
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 #include "thermal_lowering_support.hpp"
 

@@ -1,5 +1,5 @@
 // The temperature streamed in place (ThermalSimulation with
-// in_place_streaming, the AA pattern of solvers/lbm/in_place_streaming.hpp)
+// in_place_streaming, the AA pattern of solvers/lbm/streaming/in_place_streaming.hpp)
 // gives the two-lattice scheme's temperatures: D2Q5 and D3Q7, periodic and
 // with every wall kind (fixed temperature, heat flux, adiabatic), a flow
 // velocity that varies from site to site, after odd and even step counts
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,12 +1,12 @@
-// The update as three parts (solvers/lbm/lattice_update.hpp): a collision
+// The update as three parts (solvers/lbm/update/lattice_update.hpp): a collision
 // model written here, outside the library, runs with every streaming pattern
 // and wall rule and agrees with the library's BGK; and the body force is an
 // operand: a force field equal everywhere to a uniform force gives that
 // force's bits, and a force that varies from site to site adds exactly its
 // sum to the momentum in each step.
 
-#include "solvers/lbm/lattice_update.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/update/lattice_update.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

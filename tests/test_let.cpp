@@ -1,4 +1,4 @@
-// let(operand, f) (dsl/let.hpp): the operand is evaluated once per site,
+// let(operand, f) (dsl/expr/let.hpp): the operand is evaluated once per site,
 // counted by an instrumented functor; a let-bound statement gives the same
 // bits as the one that writes the operand out at every use, alone, beside
 // shifts, nested, in a reduction, on the default backend and on the per-lane

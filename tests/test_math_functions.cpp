@@ -1,4 +1,4 @@
-// Element-wise mathematics on fields (dsl/math_functors.hpp) against the
+// Element-wise mathematics on fields (dsl/expr/math_functors.hpp) against the
 // standard library site by site, on the build's SIMD width (xsimd's
 // vectorised functions), the per-lane path (the simt backend's and CUDA's
 // code: the standard library itself), the scalar layout and, on the cpu
@@ -10,7 +10,7 @@
 #include <complex>
 #include <numbers>
 
-#include "lattice/coordinate_field.hpp"
+#include "lattice/fields/coordinate_field.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

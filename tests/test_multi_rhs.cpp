@@ -10,9 +10,9 @@
 #include <cmath>
 #include <string>
 
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 #include "tests/test_support.hpp"
 
 using namespace latte;
@@ -93,7 +93,7 @@ TEST_F(MultiRhs, BatchOperatorIsTheSameOnOneLaneAndPerLane) {
 }
 
 // A batch large enough (24 spinors: 4.5 KB per site even on one lane) that
-// the vector lowering takes its sites in tiled order (lattice/tiled_order.hpp)
+// the vector lowering takes its sites in tiled order (lattice/layout/tiled_order.hpp)
 // gives, bit for bit, what the per-lane lowering gives in storage order. The
 // extents leave partial tiles (3 outer sites along y at one lane).
 TEST(MultiRhsTiledOrder, LargeSitesInTiledOrderGiveTheSameBits) {

@@ -1,6 +1,6 @@
-// Point-source quark propagators (solvers/qcd/propagator.hpp), the pion
-// correlator (solvers/qcd/hadron_correlators.hpp) and effective masses
-// (solvers/qcd/effective_mass.hpp) against physics: the free field's
+// Point-source quark propagators (solvers/qcd/measure/propagator.hpp), the pion
+// correlator (solvers/qcd/measure/hadron_correlators.hpp) and effective masses
+// (solvers/qcd/measure/effective_mass.hpp) against physics: the free field's
 // momentum sum, gauge invariance, translation invariance, and the residual
 // of every column.
 
@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "solvers/qcd/effective_mass.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/hadron_correlators.hpp"
-#include "solvers/qcd/propagator.hpp"
 #include "eigen_conversions.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/measure/effective_mass.hpp"
+#include "solvers/qcd/measure/hadron_correlators.hpp"
+#include "solvers/qcd/measure/propagator.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

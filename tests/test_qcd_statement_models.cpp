@@ -1,9 +1,9 @@
 // The Wilson operators' models derived from their expressions
-// (dsl/statement_model.hpp) against the figures the field writes by hand:
+// (dsl/expr/statement_model.hpp) against the figures the field writes by hand:
 // Dslash 1320 flops per site, M 1392, the even-odd hopping term 192 reals.
 
-#include "solvers/qcd/wilson_dirac.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

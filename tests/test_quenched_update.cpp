@@ -1,4 +1,4 @@
-// Quenched updates (solvers/qcd/quenched_update.hpp): the SU(2) heatbath
+// Quenched updates (solvers/qcd/update/quenched_update.hpp): the SU(2) heatbath
 // draw against the exact density sqrt(1 - x0^2) exp(alpha x0) integrated
 // numerically here, its direction uniform on the sphere; a subgroup's
 // heatbath element against the weight exp((beta/3) Re tr(g W)) written out
@@ -15,8 +15,8 @@
 #include <cstring>
 #include <vector>
 
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/quenched_update.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/update/quenched_update.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

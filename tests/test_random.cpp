@@ -1,4 +1,4 @@
-// ParallelRng (lattice/random.hpp). Its promise is that a random field is a
+// ParallelRng (lattice/fields/random.hpp). Its promise is that a random field is a
 // pure function of (seed, global site, stream): the same bits for every SIMD
 // width, lane grid and thread count. That is what lets every other test
 // compare a vector layout with the scalar one bit for bit, so it is checked

@@ -1,4 +1,4 @@
-// The reproducible sum (backends/common/reproducible_sum.hpp): the same bits
+// The reproducible sum (platform/reproducible_sum.hpp): the same bits
 // for any order and any grouping of the terms, the exact sum rounded once
 // where the terms span fewer than 80 bits, and NaN, infinities, overflow and
 // terms far below the largest handled as documented. References are exact
@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "backends/common/reproducible_sum.hpp"
+#include "platform/reproducible_sum.hpp"
 
 namespace {
 

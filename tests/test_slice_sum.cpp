@@ -1,12 +1,12 @@
-// Sums over the slices of one direction (lattice/slice_sum.hpp): the same
+// Sums over the slices of one direction (lattice/fields/slice_sum.hpp): the same
 // bits as one masked whole-lattice reduction per slice, on the whole
 // lattice, on a checkerboard and for single-precision fields.
 
 #include <string>
 #include <vector>
 
-#include "lattice/coordinate_field.hpp"
-#include "lattice/slice_sum.hpp"
+#include "lattice/fields/coordinate_field.hpp"
+#include "lattice/fields/slice_sum.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,4 +1,4 @@
-// Link smearing (solvers/qcd/smearing.hpp): stout against Morningstar and
+// Link smearing (solvers/qcd/flow/smearing.hpp): stout against Morningstar and
 // Peardon's exp(iQ) U multiplied out site by site in long double; APE as
 // the maximiser of Re tr(V M^+) for the weighted staple sum built the same
 // way; smeared links in SU(3), gauge covariant, with a higher plaquette;
@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/gradient_flow.hpp"
-#include "solvers/qcd/smearing.hpp"
 #include "host_gauge_links.hpp"
+#include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/flow/smearing.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

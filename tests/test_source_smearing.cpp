@@ -1,11 +1,11 @@
-// Wuppertal smearing of sources (solvers/qcd/source_smearing.hpp): on the
+// Wuppertal smearing of sources (solvers/qcd/measure/source_smearing.hpp): on the
 // free field a point source spreads as the lattice gaussian worked out
 // here (first step exactly, the sum over the timeslice 1, the mean square
 // radius n 6 kappa / (1 + 6 kappa)) and never leaves its timeslice; on a
 // random field it is gauge covariant.
 
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/source_smearing.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/measure/source_smearing.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -1,5 +1,5 @@
-// Statement models derived from expression trees (dsl/statement_model.hpp,
-// dsl/flop_count.hpp) and the statement profile (dsl/statement_profile.hpp):
+// Statement models derived from expression trees (dsl/expr/statement_model.hpp,
+// dsl/expr/flop_count.hpp) and the statement profile (dsl/statements/statement_profile.hpp):
 // the counts against the figures written by hand in the field's usual
 // conventions, and what the profile records.
 

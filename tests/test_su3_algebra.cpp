@@ -1,4 +1,4 @@
-// SU(3) algebra as field functions (dsl/su3_functions.hpp): the exponential
+// SU(3) algebra as field functions (dsl/expr/su3_functions.hpp): the exponential
 // against its power series summed independently in long double, unitarity
 // and det = 1 after exp and after the projections, the projection's
 // idempotence and optimality, Ta as the orthogonal projection onto su(3),
@@ -8,8 +8,8 @@
 
 #include <complex>
 
-#include "dsl/su3_functions.hpp"
-#include "lattice/su3.hpp"
+#include "dsl/expr/su3_functions.hpp"
+#include "lattice/tensors/su3.hpp"
 #include "su3_reference.hpp"
 #include "test_support.hpp"
 

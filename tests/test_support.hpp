@@ -9,7 +9,7 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "lattice/gamma.hpp"
+#include "lattice/tensors/gamma.hpp"
 
 namespace latte::testing {
 

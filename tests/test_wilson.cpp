@@ -1,4 +1,4 @@
-// The Wilson Dirac operator (solvers/qcd/wilson_dirac.hpp) against physics:
+// The Wilson Dirac operator (solvers/qcd/fermions/wilson_dirac.hpp) against physics:
 // a naive site-by-site reference, gamma_5-hermiticity, gauge covariance, the
 // free-field spectrum, and agreement across SIMD layouts and backends.
 
@@ -7,9 +7,9 @@
 #include <complex>
 #include <numbers>
 
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/wilson_dirac.hpp"
 #include "eigen_conversions.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "solvers/lbm/thermal.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {

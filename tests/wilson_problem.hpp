@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "solvers/qcd/wilson_dirac.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
 
 namespace latte::testing {
 

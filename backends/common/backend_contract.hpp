@@ -8,7 +8,7 @@
 //   B::synchronize()                   wait until issued statements are done
 //   B::traversal(shape, sites, layout, interior)
 //                                      how to walk the sites of a statement of
-//                                      this shape (backends/traversal.hpp): chosen
+//                                      this shape (backends/common/traversal.hpp): chosen
 //                                      once per statement, from the backend's
 //                                      tuning constants
 //   B::for_each_site(traversal, kernel)
@@ -27,7 +27,7 @@
 //                                      kernel(place) over a halo message's items:
 //                                      a HaloGroupAt (the items whose source is
 //                                      one record, all lanes) or a HaloItemAt
-//                                      (one item), backends/traversal.hpp
+//                                      (one item), backends/common/traversal.hpp
 // The statements' kernels are written once, over either site type
 // (dsl/exec/statement_kernels.hpp), for every statement form, and so is the
 // halo work, over either place (dsl/exec/halo_kernels.hpp: pack, unpack,
@@ -48,7 +48,7 @@
 // (the three halo hooks do nothing where halo kernels run synchronously on
 // the host; on cuda they order the halo stream against statements).
 //
-// The statement plan (dsl/statement_plan.hpp) calls them; accumulators merge
+// The statement plan (dsl/statements/statement_plan.hpp) calls them; accumulators merge
 // exactly (backends/common/reduction_blocks.hpp). The concept checks the
 // parts that do not depend on an expression type, and the halo walk with a
 // kernel that takes either place.
@@ -56,10 +56,10 @@
 #include <concepts>
 #include <cstdint>
 
-#include "backends/traversal.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/simd_layout.hpp"
-#include "lattice/memory_side.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/memory/memory_side.hpp"
 
 namespace latte {
 

@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "backends/common/reduction_blocks.hpp"
-#include "backends/config.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/site_index.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "platform/build.hpp"
 
 namespace latte::lane {
 

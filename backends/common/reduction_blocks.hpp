@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "backends/common/reproducible_sum.hpp"
-#include "backends/config.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
+#include "platform/reproducible_sum.hpp"
 
 namespace latte {
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "lattice/site_index.hpp"
+#include "lattice/tensors/site_index.hpp"
 
 namespace latte {
 

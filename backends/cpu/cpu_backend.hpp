@@ -4,7 +4,7 @@
 // all lanes at once. Reductions keep vector accumulators per block and merge
 // lanes only at the end of a block. Which sites in which order, with what
 // prefetching and stores, is the traversal (backends/cpu/cpu_tuning.hpp). The contract every backend meets is
-// written in backends/backend_contract.hpp.
+// written in backends/common/backend_contract.hpp.
 
 #include <array>
 #include <cstdint>
@@ -12,16 +12,16 @@
 #include <vector>
 
 #include "backends/common/host_statement_timer.hpp"
-#include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
 #include "backends/cpu/cpu_tuning.hpp"
 #include "backends/cpu/vector_accumulators.hpp"
 #include "backends/cpu/vector_ops.hpp"
 #include "backends/cpu/vector_type.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/memory_side.hpp"
-#include "lattice/site_index.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte::backend {
 
@@ -29,7 +29,7 @@ struct Cpu {
   static constexpr const char* name = "cpu";
   // Whether fields of Real may have `bytes` per virtual-node vector: one lane (the scalar layout) or a vector of at least 16 bytes (SSE2).
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes == static_cast<int>(sizeof(Real)) || bytes >= 16; }
-  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  // The statement profile's clock and STREAM reference (dsl/statements/statement_profile.hpp).
   using StatementTimer = HostStatementTimer;
   static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::host;

@@ -1,13 +1,13 @@
 #pragma once
 // The cpu backend's traversal of a statement, and every machine-tuned
 // constant it rests on. Chosen once per statement from its shape
-// (backends/traversal.hpp), applied alike by every site pattern.
+// (backends/common/traversal.hpp), applied alike by every site pattern.
 
 #include <cstddef>
 #include <cstdint>
 
-#include "backends/traversal.hpp"
-#include "lattice/simd_layout.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/layout/simd_layout.hpp"
 
 namespace latte::backend::cpu {
 
@@ -32,7 +32,7 @@ struct Tuning {
   // site get that second copy of their loop: a stencil's work at a site
   // hides the bookkeeping of the general loop, and the copies of the Wilson
   // kernels with a fused norm were 6 % of the object code of the Wilson
-  // solvers (solvers/qcd/instances/wilson_double.cpp: 26.1 -> 24.3 s of GCC
+  // solvers (solvers/qcd/solves/instances/wilson_double.cpp: 26.1 -> 24.3 s of GCC
   // without them, Xeon VM, 2026-12-02).
   static constexpr std::size_t plain_reduction_below_site_bytes = heavy_site_bytes;
   // Outer sites ahead to prefetch. Measured on D3Q19 (the cheapest site per
@@ -45,13 +45,13 @@ struct Tuning {
   // (single 0.81 -> 0.86). Measured 2026-11-25 on the 2-core AVX-512 VM.
   static constexpr std::int64_t push_prefetch_distance = 3;
   // Outer sites of at least this many bytes of result go in tiled order
-  // (lattice/tiled_order.hpp): batches of spinors (12 in double at AVX-512:
+  // (lattice/layout/tiled_order.hpp): batches of spinors (12 in double at AVX-512:
   // 18 KB; 4 in double: 6 KB). One spinor (1.5 KB) showed no gain from it,
   // and reductions keep the storage order their sums are defined in.
   static constexpr std::size_t tiled_above_site_bytes = std::size_t(4) << 10;
   // Beyond this a batch's sites come from memory, not from the last-level
   // cache (32 MiB on the machine measured), and RhsLoop prefetches each
-  // right-hand side within the site (dsl/batch_lowering.hpp). At 8^4 with
+  // right-hand side within the site (dsl/expr/batch_lowering.hpp). At 8^4 with
   // 12 spinors (9.4 MB in double) the fields stay in cache.
   static constexpr std::size_t batch_from_memory_above_bytes = std::size_t(16) << 20;
 

@@ -10,8 +10,8 @@
 
 #include <immintrin.h>
 
-#include "backends/config.hpp"
 #include "backends/cpu/vector_type.hpp"
+#include "platform/build.hpp"
 
 namespace latte::backend::cpu {
 
@@ -130,7 +130,7 @@ struct VectorOps {
 
   // The same operations, but prefetches fill the second-level cache only:
   // for data wanted a whole batch of right-hand sides ahead (RhsLoop,
-  // dsl/batch_lowering.hpp), more than the first-level cache holds.
+  // dsl/expr/batch_lowering.hpp), more than the first-level cache holds.
   struct ToSecondLevel;
 };
 

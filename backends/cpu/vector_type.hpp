@@ -8,7 +8,7 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/tensor.hpp"
 
 namespace latte::backend::cpu {
 
@@ -55,7 +55,7 @@ namespace latte {
 template <class T, class A> struct is_simd_leaf<xsimd::batch<T, A>> : std::true_type {};
 template <class T, class A> struct is_simd_leaf<xsimd::batch_bool<T, A>> : std::true_type {};
 
-// A vector the optimiser may not look into (lattice/complex.hpp: fused_multiply_add).
+// A vector the optimiser may not look into (lattice/tensors/complex.hpp: fused_multiply_add).
 template <class T, class A>
 struct OpaqueValue<xsimd::batch<T, A>> {
   static inline __attribute__((always_inline)) xsimd::batch<T, A> of(xsimd::batch<T, A> x) {
@@ -65,7 +65,7 @@ struct OpaqueValue<xsimd::batch<T, A>> {
   }
 };
 
-// -x as the compiler's own vector negation (lattice/complex.hpp: Negation),
+// -x as the compiler's own vector negation (lattice/tensors/complex.hpp: Negation),
 // which it folds into a following addition; xsimd's is an xor intrinsic.
 template <class T, class A>
 struct Negation<xsimd::batch<T, A>> {
@@ -74,7 +74,7 @@ struct Negation<xsimd::batch<T, A>> {
   }
 };
 
-// x * y + z rounded once on a vector (lattice/complex.hpp: fused_multiply_add),
+// x * y + z rounded once on a vector (lattice/tensors/complex.hpp: fused_multiply_add),
 // with the FMA instruction itself: xsimd 8.1's fma is x * y + z for AVX-512
 // and SSE4.2, one instruction only where the compiler contracts it. Without
 // FMA hardware (an SSE2 build) there is no single rounding to be had cheaply,

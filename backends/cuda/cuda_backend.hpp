@@ -2,29 +2,29 @@
 // The CUDA backend: every fused statement (its kernel written once in
 // dsl/exec/statement_kernels.hpp) is one launch on the default stream (statements stay in program order and run back to back);
 // halo packs, payload copies and unpacks run on a stream of their own
-// (backends/cuda/halo_stream.hpp), ordered against statements by events;
+// (platform/cuda/halo_stream.hpp), ordered against statements by events;
 // reductions merge per-thread accumulators in a block-level tree, then one
 // block merges the blocks' partials (merges are exact: the result does not
 // depend on the launch shape). The contract every backend meets is written
-// in backends/backend_contract.hpp.
-// Field data lives on the device (backends/common/mirrored_memory.hpp).
+// in backends/common/backend_contract.hpp.
+// Field data lives on the device (platform/memory/mirrored_memory.hpp).
 
 #include <cstddef>
 #include <cstdint>
 
 #include <cuda_runtime.h>
 
-#include "backends/cuda/cuda_error.hpp"
-#include "backends/cuda/halo_stream.hpp"
-#include "backends/cuda/statement_timer.hpp"
 #include "backends/cuda/kernel_names.hpp"
 #include "backends/cuda/launch.hpp"
 #include "backends/cuda/statement_kernels.hpp"
-#include "backends/traversal.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/memory_side.hpp"
-#include "lattice/simd_layout.hpp"
+#include "backends/cuda/statement_timer.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/cuda/cuda_error.hpp"
+#include "platform/cuda/halo_stream.hpp"
+#include "platform/memory/memory_side.hpp"
 
 namespace latte::backend {
 
@@ -32,7 +32,7 @@ struct Cuda {
   static constexpr const char* name = "cuda";
   // Whether fields of Real may have `bytes` per virtual-node vector: lanes are threads: any whole number of them.
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes % static_cast<int>(sizeof(Real)) == 0; }
-  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  // The statement profile's clock and STREAM reference (dsl/statements/statement_profile.hpp).
   using StatementTimer = cuda::EventTimer;
   static double stream_triad_gbytes_per_s() { return cuda::device_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::device;

@@ -4,7 +4,7 @@
 // (dsl/exec/statement_kernels.hpp); a thread runs it at one (outer site,
 // lane) pair, the same code the simt backend runs on the CPU. Thread i takes site i / N of the statement's
 // sites and lane i % N, and lanes are the fastest memory index
-// (lattice/field_view.hpp), so the threads of a warp read consecutive
+// (lattice/fields/field_view.hpp), so the threads of a warp read consecutive
 // addresses: coalesced. A shift across a virtual-node boundary is a load from
 // the permuted lane, no shuffle.
 
@@ -12,7 +12,7 @@
 
 #include "backends/common/lane_statements.hpp"
 #include "backends/common/reduction_blocks.hpp"
-#include "backends/traversal.hpp"
+#include "backends/common/traversal.hpp"
 
 namespace latte::cuda {
 

@@ -3,19 +3,19 @@
 // lane sites, run on the CPU, one OpenMP loop over outer sites with the lanes
 // inside.
 // It needs no SIMD library and runs the exact code CUDA threads run.
-// The contract every backend meets is written in backends/backend_contract.hpp.
+// The contract every backend meets is written in backends/common/backend_contract.hpp.
 
 #include <cstdint>
 
 #include "backends/common/host_statement_timer.hpp"
 #include "backends/common/lane_statements.hpp"
-#include "backends/common/parallel.hpp"
 #include "backends/common/reduction_blocks.hpp"
-#include "backends/traversal.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/memory_side.hpp"
-#include "lattice/simd_layout.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte::backend {
 
@@ -23,7 +23,7 @@ struct Simt {
   static constexpr const char* name = "simt";
   // Whether fields of Real may have `bytes` per virtual-node vector: lanes are plain reals: any whole number of them.
   template <class Real> static constexpr bool has_vectors(int bytes) { return bytes % static_cast<int>(sizeof(Real)) == 0; }
-  // The statement profile's clock and STREAM reference (dsl/statement_profile.hpp).
+  // The statement profile's clock and STREAM reference (dsl/statements/statement_profile.hpp).
   using StatementTimer = HostStatementTimer;
   static double stream_triad_gbytes_per_s() { return host_stream_triad_gbytes_per_s(); }
   static constexpr MemorySide memory_side = MemorySide::host;

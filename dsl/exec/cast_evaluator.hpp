@@ -6,8 +6,8 @@
 
 #include "dsl/exec/prepare.hpp"
 #include "dsl/exec/rhs_site.hpp"
-#include "dsl/precision_cast.hpp"
-#include "lattice/site_index.hpp"
+#include "dsl/expr/precision_cast.hpp"
+#include "lattice/tensors/site_index.hpp"
 
 namespace latte {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The halo work of every statement, written once as kernels over either
-// place a backend walks a message in (backends/traversal.hpp): a group of
+// place a backend walks a message in (backends/common/traversal.hpp): a group of
 // items that share one source record (the cpu backend: vector sites, all
 // lanes at once) or one item (the simt backend and CUDA threads: one lane).
 // Backends only walk (for_each_halo_item); what happens to an item is here.
@@ -18,17 +18,17 @@
 // HaloItem::position(i, words, w); a whole group (every lane of one record)
 // is one record's bytes, so the vector backend moves it with one copy.
 // Records and fields keep a site as words of nsimd lanes, lanes fastest
-// (lattice/field_view.hpp).
+// (lattice/fields/field_view.hpp).
 
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "backends/traversal.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/site_index.hpp"
-#include "lattice/tensor.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -3,8 +3,8 @@
 // data pointer on the statement's memory side, read there); a constant is
 // its own evaluator (it holds only its value).
 
-#include "dsl/expression.hpp"
-#include "lattice/field_view.hpp"
+#include "dsl/expr/expression.hpp"
+#include "lattice/fields/field_view.hpp"
 
 namespace latte {
 

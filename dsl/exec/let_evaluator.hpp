@@ -1,5 +1,5 @@
 #pragma once
-// The evaluators of let (dsl/let.hpp). At a site, LetEvaluator evaluates
+// The evaluators of let (dsl/expr/let.hpp). At a site, LetEvaluator evaluates
 // its operand once and evaluates the body at a LetSite: the same site with
 // the value beside it. The body's placeholders (LetValueEvaluator) read the
 // value of their level from the innermost LetSite of that level.
@@ -14,7 +14,7 @@
 
 #include "dsl/exec/let_site.hpp"
 #include "dsl/exec/prepare.hpp"
-#include "dsl/let.hpp"
+#include "dsl/expr/let.hpp"
 
 namespace latte {
 

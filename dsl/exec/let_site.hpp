@@ -1,12 +1,12 @@
 #pragma once
-// LetSite: a site with a let-bound value beside it (dsl/let.hpp,
+// LetSite: a site with a let-bound value beside it (dsl/expr/let.hpp,
 // dsl/exec/let_evaluator.hpp). It derives from the site it extends, so
 // every evaluator reads it as that site; one that moves to another site (a
 // shift) starts from plain_site_t, where no value is bound.
 
 #include <type_traits>
 
-#include "backends/config.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "dsl/exec/prepare.hpp"
-#include "dsl/map.hpp"
+#include "dsl/expr/map.hpp"
 
 namespace latte {
 

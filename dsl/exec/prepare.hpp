@@ -8,7 +8,7 @@
 // and is trivially copyable, so that the cpu loops capture it by value and
 // the cuda lowering passes it as a kernel parameter. Preparing binds every
 // field to the memory side the statement runs on and registers with the
-// context (the statement plan, dsl/statement_plan.hpp) each shift whose
+// context (the statement plan, dsl/statements/statement_plan.hpp) each shift whose
 // neighbours live on other ranks.
 //
 // Every evaluator E offers

@@ -1,6 +1,6 @@
 #pragma once
 // The evaluators of a statement on a batch of right-hand sides lowered to
-// one right-hand side (dsl/batch_lowering.hpp): the leaves that read
+// one right-hand side (dsl/expr/batch_lowering.hpp): the leaves that read
 // element k of a batch, and RhsLoop's evaluator that runs k = 0 .. N-1 at
 // each site; the latter also packs a shifted batch's halo (the operand's
 // whole batch at the message's source sites, dsl/exec/shift_evaluator.hpp).
@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "dsl/batch_lowering.hpp"
 #include "dsl/exec/prepare.hpp"
 #include "dsl/exec/rhs_site.hpp"
-#include "lattice/field_access.hpp"
-#include "lattice/site_types.hpp"
+#include "dsl/expr/batch_lowering.hpp"
+#include "lattice/fields/field_access.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte {
 

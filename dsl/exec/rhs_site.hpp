@@ -1,6 +1,6 @@
 #pragma once
 // RhsSite: a site of a statement on a batch of right-hand sides, evaluated
-// one right-hand side at a time (dsl/batch_lowering.hpp). It is the site
+// one right-hand side at a time (dsl/expr/batch_lowering.hpp). It is the site
 // plus the index of the right-hand side being evaluated, chosen at run time:
 // one evaluator serves every right-hand side, and the leaves of the batch
 // (RhsFieldAccess, RhsConstant) read their element `rhs`. It derives from
@@ -10,8 +10,8 @@
 // site in the operand's precision) builds that site from plain_site_t and
 // gives it the right-hand side back with with_rhs_of.
 
-#include "backends/config.hpp"
 #include "dsl/exec/let_site.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The evaluator of a shift (and of the gathers of dsl/checkerboard.hpp):
+// The evaluator of a shift (and of the gathers of dsl/expr/checkerboard.hpp):
 // the operand's evaluator, the displacement table where the statement runs,
 // and the halo records where a neighbour lives on another rank.
 //
@@ -27,7 +27,7 @@
 // address of the unlucky kind.
 //
 // A shift of one right-hand side of a batch (RhsBatch > 0,
-// dsl/batch_lowering.hpp) keeps the right-hand side index of its site at the
+// dsl/expr/batch_lowering.hpp) keeps the right-hand side index of its site at the
 // neighbour, and its halo records hold the operand's whole batch (one halo
 // per batch, packed by RhsLoopEvaluator): it reads element s.rhs of them.
 
@@ -35,14 +35,14 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "dsl/checkerboard.hpp"
 #include "dsl/exec/let_site.hpp"
 #include "dsl/exec/prepare.hpp"
 #include "dsl/exec/rhs_loop_evaluator.hpp"
 #include "dsl/exec/rhs_site.hpp"
-#include "dsl/shift.hpp"
-#include "lattice/field_access.hpp"
-#include "lattice/halo_exchange.hpp"
+#include "dsl/expr/checkerboard.hpp"
+#include "dsl/expr/shift.hpp"
+#include "lattice/fields/field_access.hpp"
+#include "lattice/layout/halo_exchange.hpp"
 
 namespace latte {
 

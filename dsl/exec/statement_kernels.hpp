@@ -2,7 +2,7 @@
 // Every statement form, written once as a kernel over either site type: a
 // VectorSite (one outer site, all lanes: the cpu backend) or a LaneSite
 // (one outer site and lane: the simt backend and CUDA threads). Backends
-// only walk sites (backends/backend_contract.hpp: for_each_site calls
+// only walk sites (backends/common/backend_contract.hpp: for_each_site calls
 // kernel(site, streaming) and kernel.prefetch(next, destination);
 // reduce_sites accumulates kernel(site)); what happens at a site is here.
 //
@@ -14,10 +14,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "dsl/map.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/field_access.hpp"
-#include "lattice/site_index.hpp"
+#include "dsl/expr/map.hpp"
+#include "lattice/fields/field_access.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "platform/displacement_table.hpp"
 
 namespace latte {
 
@@ -81,7 +81,7 @@ struct ReduceKernel {
   template <class Site> LATTE_INLINE auto operator()(const Site& s) const { return e.eval(s); }
 };
 
-// Several destinations in one pass (dsl/assign_all.hpp): every value of the
+// Several destinations in one pass (dsl/statements/assign_all.hpp): every value of the
 // site is computed before the first store, so an expression may read any
 // destination at the site itself.
 template <class Destinations, class Expressions> struct MultiAssignKernel;
@@ -131,7 +131,7 @@ struct MultiAssignKernel<OperandPack<DestinationIndices, D...>, OperandPack<Expr
   using stored_value = rebind_t<typename std::tuple_element_t<I, std::tuple<D...>>::value_type, typename Site::leaf_type>;
 };
 
-// dst(x + d_k)[k] = e(x)[k] for every element k (dsl/push.hpp). The whole
+// dst(x + d_k)[k] = e(x)[k] for every element k (dsl/statements/push.hpp). The whole
 // value of a site is computed before its first store: a push may write the
 // very locations it reads. A vector site stores an element that crosses a
 // virtual-node boundary with the inverse of the lane permutation a shift

@@ -1,5 +1,5 @@
 #pragma once
-// A statement's shape (backends/traversal.hpp), from its destination's
+// A statement's shape (backends/common/traversal.hpp), from its destination's
 // site type and layout, and the site pattern that runs its kernel under the
 // traversal the backend chooses for that shape: the one place where the
 // statements hand their kernels to a backend.
@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backends/traversal.hpp"
-#include "lattice/simd_layout.hpp"
-#include "lattice/tensor.hpp"
+#include "backends/common/traversal.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "lattice/tensors/tensor.hpp"
 
 namespace latte {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Statements on batches of right-hand sides (Batch, lattice/site_types.hpp)
+// Statements on batches of right-hand sides (Batch, lattice/tensors/site_types.hpp)
 // are evaluated one right-hand side at a time within each site.
 //
 // Written naively, out = M psi on a batch of N spinors evaluates every node
@@ -35,16 +35,16 @@
 #include <type_traits>
 #include <utility>
 
-#include "dsl/expression.hpp"
-#include "dsl/functors.hpp"
-#include "dsl/map.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/site_types.hpp"
+#include "dsl/expr/expression.hpp"
+#include "dsl/expr/functors.hpp"
+#include "dsl/expr/map.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte {
 
-// The other nodes it rewrites (dsl/shift.hpp, dsl/checkerboard.hpp,
-// dsl/precision_cast.hpp), declared only: statements include this file.
+// The other nodes it rewrites (dsl/expr/shift.hpp, dsl/expr/checkerboard.hpp,
+// dsl/expr/precision_cast.hpp), declared only: statements include this file.
 template <class E> struct Shift;
 template <class E, class O> struct Merge;
 template <class To, class E> struct PrecisionCast;

@@ -1,5 +1,5 @@
 #pragma once
-// Moving between a whole lattice and its checkerboards (lattice/parity.hpp):
+// Moving between a whole lattice and its checkerboards (lattice/layout/parity.hpp):
 //   pick(Parity::even, f)   the even sites of an expression on the whole
 //                           lattice, as an expression on the even checkerboard
 //   merge(e, o)             the whole-lattice expression that is e on even
@@ -9,7 +9,7 @@
 
 #include <type_traits>
 
-#include "dsl/shift.hpp"
+#include "dsl/expr/shift.hpp"
 
 namespace latte {
 
@@ -75,8 +75,3 @@ auto merge(A&& even_part, B&& odd_part) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

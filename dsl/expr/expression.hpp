@@ -12,7 +12,7 @@
 //                                    a site takes, which decides prefetching
 //   flops_per_site(), add_reads(tally, w), describe(namer, precedence)
 //                                    the statement model and name
-//                                    (dsl/statement_model.hpp)
+//                                    (dsl/expr/statement_model.hpp)
 // and make_evaluator(node, context) (dsl/exec/) turns it into the evaluator
 // a kernel runs: nodes describe, evaluators read sites (dsl/exec/prepare.hpp).
 // Nodes hold their operands by value; leaves are views of named fields, so a
@@ -22,9 +22,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "lattice/errors.hpp"
-#include "lattice/lattice_type.hpp"  // not lattice.hpp: it includes dsl/assign.hpp, which needs this file
-#include "lattice/tensor_ops.hpp"
+#include "lattice/fields/lattice_type.hpp"
+#include "lattice/tensors/tensor_ops.hpp"
+#include "platform/errors.hpp"
 
 namespace latte {
 

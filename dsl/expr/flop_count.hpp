@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

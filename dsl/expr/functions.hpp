@@ -1,15 +1,15 @@
 #pragma once
 // Named pointwise functions on lattice expressions. Each is a lazy Map node;
-// the site-level meaning is in lattice/tensor_ops.hpp. Those defined on some
+// the site-level meaning is in lattice/tensors/tensor_ops.hpp. Those defined on some
 // kinds of site value only (adj, transpose, trace, the inner products) refuse
 // the others where they are called, with one line that names the kind
-// (dsl/site_algebra_check.hpp).
+// (dsl/expr/site_algebra_check.hpp).
 
 #include <utility>
 
-#include "dsl/functors.hpp"
-#include "dsl/map.hpp"
-#include "dsl/site_algebra_check.hpp"
+#include "dsl/expr/functors.hpp"
+#include "dsl/expr/map.hpp"
+#include "dsl/expr/site_algebra_check.hpp"
 
 namespace latte {
 
@@ -49,7 +49,7 @@ template <FieldArgument A> auto timesI(A&& a) { return map_unless_refused<functo
 template <FieldArgument A> auto timesMinusI(A&& a) {
   return map_unless_refused<functors::TimesMinusI>(std::forward<A>(a));
 }
-// Element-wise mathematics (dsl/math_functors.hpp): on real fields and real
+// Element-wise mathematics (dsl/expr/math_functors.hpp): on real fields and real
 // tensors entry by entry, vectorised on the cpu backend; exp, log and abs
 // also on complex fields. Binary ones take two fields, or a field and a
 // constant: pow(rho, 2.0), min(a, b), clamp(phi, -1.0, 1.0).
@@ -141,8 +141,3 @@ auto pack(A&&... elements) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

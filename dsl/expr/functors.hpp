@@ -1,21 +1,21 @@
 #pragma once
 // The pointwise functors Map applies. Each is stateless and works on any
 // site tensor with scalar or SIMD leaves; the calls are unqualified so that
-// the site-level overloads (lattice/tensor_ops.hpp) and, for SIMD leaves,
+// the site-level overloads (lattice/tensors/tensor_ops.hpp) and, for SIMD leaves,
 // the backend's vector functions are found by argument-dependent lookup.
 // The return types name the site operation (-> decltype(a * b)), so that a
 // call the site algebra does not define is no candidate rather than an error
-// inside the body: dsl/site_algebra_check.hpp asks that question of them.
-// Each also says how a statement's name writes it (dsl/statement_model.hpp):
+// inside the body: dsl/expr/site_algebra_check.hpp asks that question of them.
+// Each also says how a statement's name writes it (dsl/expr/statement_model.hpp):
 // an infix symbol and its precedence, or a name; its flops are counted from
-// its code (dsl/flop_count.hpp).
+// its code (dsl/expr/flop_count.hpp).
 
 #include <cmath>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "dsl/math_functors.hpp"
-#include "lattice/tensor_ops.hpp"
+#include "dsl/expr/math_functors.hpp"
+#include "lattice/tensors/tensor_ops.hpp"
+#include "platform/build.hpp"
 
 namespace latte::functors {
 

@@ -33,13 +33,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "dsl/expression.hpp"
-#include "dsl/map.hpp"
+#include "dsl/expr/expression.hpp"
+#include "dsl/expr/map.hpp"
 
 namespace latte {
 
-// The nodes that hold others (dsl/shift.hpp, dsl/checkerboard.hpp,
-// dsl/precision_cast.hpp), for max_let_level below.
+// The nodes that hold others (dsl/expr/shift.hpp, dsl/expr/checkerboard.hpp,
+// dsl/expr/precision_cast.hpp), for max_let_level below.
 template <class E> struct Shift;
 template <class E, class O> struct Merge;
 template <class To, class E> struct PrecisionCast;
@@ -139,8 +139,3 @@ auto let(A&& operand, F&& function) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

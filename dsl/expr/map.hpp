@@ -11,8 +11,8 @@
 #include <string>
 #include <utility>
 
-#include "dsl/expression.hpp"
-#include "dsl/flop_count.hpp"
+#include "dsl/expr/expression.hpp"
+#include "dsl/expr/flop_count.hpp"
 
 namespace latte {
 
@@ -57,7 +57,7 @@ struct Map {
   bool reads_shifted(const void* p) const { return any([&](const auto& a) { return a.reads_shifted(p); }); }
 
 
-  // The statement model (dsl/statement_model.hpp).
+  // The statement model (dsl/expr/statement_model.hpp).
   static double flops_per_site() { return counted_flops<F, lane_value<Args>...>() + (0.0 + ... + Args::flops_per_site()); }
   template <class Tally> void add_reads(Tally& tally, double weight) const {
     each([&](const auto& a) { a.add_reads(tally, weight); });

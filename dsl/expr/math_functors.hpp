@@ -1,13 +1,13 @@
 #pragma once
 // Element-wise mathematics on site values: the functors behind exp(a),
 // log(a), sqrt(a), sin, cos, tan, tanh, floor, abs, pow(a, b), atan2(a, b),
-// min, max and clamp (dsl/functions.hpp).
+// min, max and clamp (dsl/expr/functions.hpp).
 //
 // On a real leaf each calls the library function by unqualified name after
 // `using std::name`: a plain real (the simt backend, CUDA threads) takes the
 // standard library's, an xsimd vector (the cpu backend) xsimd's vectorised
 // one, found by argument-dependent lookup, and the flop counter its own
-// (dsl/flop_count.hpp). Write your own functors the same way: `using
+// (dsl/expr/flop_count.hpp). Write your own functors the same way: `using
 // std::exp; return exp(x);` works on every leaf type, `std::exp(x)` only on
 // plain reals.
 //
@@ -21,9 +21,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "lattice/complex.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/complex.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -4,13 +4,13 @@
 // expression, the other may also be a constant. Each returns a lazy node,
 // or, where the site algebra does not define the operation for the kinds of
 // its operands, stops the compilation there with one line that says so
-// (dsl/site_algebra_check.hpp).
+// (dsl/expr/site_algebra_check.hpp).
 
 #include <utility>
 
-#include "dsl/functors.hpp"
-#include "dsl/map.hpp"
-#include "dsl/site_algebra_check.hpp"
+#include "dsl/expr/functors.hpp"
+#include "dsl/expr/map.hpp"
+#include "dsl/expr/site_algebra_check.hpp"
 
 namespace latte {
 
@@ -49,7 +49,7 @@ auto operator*(A&& a, B&& b) {
     return RefusedExpression{};
   } else if constexpr (is_adjoint_node<std::remove_cvref_t<A>> && !any_refused<B>) {
     // adj(x) * b is evaluated as one product that reads x transposed
-    // (lattice/tensor_ops.hpp: adj_times accepts what a * b accepts).
+    // (lattice/tensors/tensor_ops.hpp: adj_times accepts what a * b accepts).
     return map<functors::AdjTimes>(slot<0>(a.operands), std::forward<B>(b));
   } else {
     return map_unless_refused<functors::Times>(std::forward<A>(a), std::forward<B>(b));
@@ -110,8 +110,3 @@ auto operator>=(A&& a, B&& b) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

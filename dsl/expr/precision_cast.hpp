@@ -7,7 +7,7 @@
 
 #include <type_traits>
 
-#include "dsl/expression.hpp"
+#include "dsl/expr/expression.hpp"
 
 namespace latte {
 
@@ -43,8 +43,3 @@ auto precision_cast(A&& operand) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

@@ -13,7 +13,7 @@
 // On a lattice spread over ranks, outer sites whose neighbour is in another
 // block read the shifted value from the halo records instead
 // (DisplacementTable::halo_entry); the statement plan fills them from
-// messages (dsl/statement_plan.hpp), packed on the rank that holds the
+// messages (dsl/statements/statement_plan.hpp), packed on the rank that holds the
 // operand: the shifted sub-expression is evaluated where its fields are,
 // and its value is what is sent. The evaluation itself is the shift's
 // evaluator (dsl/exec/shift_evaluator.hpp).
@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <string>
 
-#include "dsl/expression.hpp"
-#include "lattice/displacement_table.hpp"
+#include "dsl/expr/expression.hpp"
+#include "platform/displacement_table.hpp"
 
 namespace latte {
 
@@ -38,7 +38,7 @@ struct Shift {
   E operand;
   const DisplacementTable* source;  // host tables, owned by the layout
   const SiteLayout* destination;    // where the shifted expression lives
-  // The displacement, kept only to name the statement (dsl/statement_model.hpp);
+  // The displacement, kept only to name the statement (dsl/expr/statement_model.hpp);
   // gather: a pick between the whole lattice and a checkerboard.
   static constexpr int named_dimensions = 4;
   std::int8_t displacement[named_dimensions] = {};
@@ -61,7 +61,7 @@ struct Shift {
     dimensions = static_cast<std::int8_t>(layout->dimensions());
     if (mu < named_dimensions) displacement[mu] = static_cast<std::int8_t>(step);
   }
-  // The same shift of another operand (dsl/batch_lowering.hpp: one element
+  // The same shift of another operand (dsl/expr/batch_lowering.hpp: one element
   // of a batch).
   template <class Other>
   Shift(const E& e, const Shift<Other>& like)
@@ -69,7 +69,7 @@ struct Shift {
         gather(like.gather) {
     for (int k = 0; k < named_dimensions; ++k) displacement[k] = like.displacement[k];
   }
-  // Read e through a table that leads to another layout (dsl/checkerboard.hpp).
+  // Read e through a table that leads to another layout (dsl/expr/checkerboard.hpp).
   Shift(const E& e, const DisplacementTable& gather, const SiteLayout& to)
       : operand(e), source(&gather), destination(&to), gather(true) {}
 
@@ -120,8 +120,3 @@ auto shift(A&& operand, int mu, int step) {
 }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

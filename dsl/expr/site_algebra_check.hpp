@@ -3,7 +3,7 @@
 // operator or function, asked when its node is built rather than when a
 // statement runs it. A refused operation stops there with one
 // static_assert that says in words what is refused, and the compiler's
-// note names the operands' kinds (lattice/site_kinds.hpp):
+// note names the operands' kinds (lattice/tensors/site_kinds.hpp):
 //
 //   error: static assertion failed: Latte: a * b is refused: ...
 //   note: 'latte::site_algebra<latte::functors::Times, latte::kind::spinor,
@@ -20,17 +20,17 @@
 //   }
 //
 // The question is asked of the functor F on the operands' per-lane values,
-// the call Map makes to find its value_type (dsl/map.hpp), so it costs one
+// the call Map makes to find its value_type (dsl/expr/map.hpp), so it costs one
 // overload resolution the node needs anyway. It holds exactly when that
 // call is well formed: the functors name their site operation in their
-// return types (dsl/functors.hpp), and the site operations say in their
-// constraints what they accept (lattice/tensor_ops.hpp).
+// return types (dsl/expr/functors.hpp), and the site operations say in their
+// constraints what they accept (lattice/tensors/tensor_ops.hpp).
 
 #include <type_traits>
 
-#include "dsl/expression.hpp"
-#include "dsl/map.hpp"
-#include "lattice/site_kinds.hpp"
+#include "dsl/expr/expression.hpp"
+#include "dsl/expr/map.hpp"
+#include "lattice/tensors/site_kinds.hpp"
 
 namespace latte {
 

@@ -1,13 +1,13 @@
 #pragma once
 // Spin operations on spinor-valued expressions (basis and conventions in
-// lattice/gamma.hpp): spin_project<mu, s>(psi) = the half spinor of
+// lattice/tensors/gamma.hpp): spin_project<mu, s>(psi) = the half spinor of
 // (1 + s gamma_mu) psi, spin_reconstruct<mu, s>(h) = the full spinor back,
 // gamma<mu>(psi) and gamma5(psi).
 
 #include <utility>
 
-#include "dsl/map.hpp"
-#include "lattice/gamma.hpp"
+#include "dsl/expr/map.hpp"
+#include "lattice/tensors/gamma.hpp"
 
 namespace latte {
 namespace functors {
@@ -35,8 +35,3 @@ template <class A> requires FieldOperand<std::remove_cvref_t<A>>
 auto gamma5(A&& psi) { return map<functors::Gamma<4>>(std::forward<A>(psi)); }
 
 }  // namespace latte
-
-// Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
-// needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"

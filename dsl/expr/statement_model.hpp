@@ -3,7 +3,7 @@
 // bytes of memory traffic per site of the destination (or, for a
 // reduction, of the lattice reduced over), and a short readable name.
 //
-// Flops: each functor's count (dsl/flop_count.hpp), summed over the tree. A
+// Flops: each functor's count (dsl/expr/flop_count.hpp), summed over the tree. A
 // shifted sub-expression is evaluated once per destination site, so it
 // counts once; an assignment op that combines with the destination (+=, -=,
 // *=) and the accumulation of a reduction count as the arithmetic they are.
@@ -32,9 +32,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "dsl/flop_count.hpp"
-#include "dsl/functors.hpp"
-#include "lattice/lattice_type.hpp"
+#include "dsl/expr/flop_count.hpp"
+#include "dsl/expr/functors.hpp"
+#include "lattice/fields/lattice_type.hpp"
 
 namespace latte {
 

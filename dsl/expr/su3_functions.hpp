@@ -1,6 +1,6 @@
 #pragma once
 // SU(3) algebra as field functions, usable inside any expression on every
-// backend (the site code and its conventions: lattice/su3_algebra.hpp):
+// backend (the site code and its conventions: lattice/tensors/su3_algebra.hpp):
 //
 //   U[mu] = su3_exp(eps * P[mu]) * U[mu];          // move a link along P
 //   F = traceless_antihermitian(U[mu] * adj(staple));
@@ -12,9 +12,9 @@
 
 #include <utility>
 
-#include "dsl/functions.hpp"
-#include "dsl/map.hpp"
-#include "lattice/su3_algebra.hpp"
+#include "dsl/expr/functions.hpp"
+#include "dsl/expr/map.hpp"
+#include "lattice/tensors/su3_algebra.hpp"
 
 namespace latte {
 

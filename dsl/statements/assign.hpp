@@ -9,7 +9,7 @@
 // values it has already overwritten; it is evaluated into fresh storage that
 // then replaces the destination's, so the result is what the maths says.
 //
-// Every statement runs through a StatementPlan (dsl/statement_plan.hpp),
+// Every statement runs through a StatementPlan (dsl/statements/statement_plan.hpp),
 // which exchanges halos where a shift reads another rank's block: the
 // expression's node is prepared into its evaluator in the plan
 // (dsl/exec/prepare.hpp), and the backend runs the evaluator.
@@ -18,16 +18,16 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
-#include "dsl/batch_lowering.hpp"
 #include "dsl/exec/evaluators.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
-#include "dsl/expression.hpp"
-#include "dsl/reduce.hpp"
-#include "dsl/reduction_result.hpp"
-#include "dsl/site_algebra_check.hpp"
-#include "dsl/statement_plan.hpp"
-#include "dsl/statement_profile.hpp"
+#include "dsl/expr/batch_lowering.hpp"
+#include "dsl/expr/expression.hpp"
+#include "dsl/expr/site_algebra_check.hpp"
+#include "dsl/statements/reduce.hpp"
+#include "dsl/statements/reduction_result.hpp"
+#include "dsl/statements/statement_plan.hpp"
+#include "dsl/statements/statement_profile.hpp"
 
 namespace latte {
 
@@ -95,7 +95,7 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
   }
 }
 
-// An expression already refused where it was built (dsl/site_algebra_check.hpp)
+// An expression already refused where it was built (dsl/expr/site_algebra_check.hpp)
 // is not assigned: its refusal stays the statement's only error.
 template <class Backend = backend::Default, class T, class W, class Op>
 void assign(Lattice<T, W>&, const RefusedExpression&, Op) {}

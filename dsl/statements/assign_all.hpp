@@ -7,7 +7,7 @@
 // HMC step updates four links and four momenta this way in one sweep
 // instead of eight, and each site reads what the expressions share once.
 //
-// Aliasing, generalised from assign (dsl/assign.hpp): every value of a site
+// Aliasing, generalised from assign (dsl/statements/assign.hpp): every value of a site
 // is computed before the first store, so an expression may read any
 // destination at the site itself (U = f(U, P) and P = g(U, P) see the old U
 // and P). A destination that some expression reads at a neighbour would be
@@ -23,9 +23,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "dsl/assign.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
+#include "dsl/statements/assign.hpp"
 
 namespace latte {
 

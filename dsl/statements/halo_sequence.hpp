@@ -2,11 +2,11 @@
 // One exchange of halo messages, written once for the two directions a
 // statement sends them in:
 //
-//   forward  (a shift, dsl/statement_plan.hpp): each message's payload is
+//   forward  (a shift, dsl/statements/statement_plan.hpp): each message's payload is
 //            filled at its source rank (the shifted operand evaluated at the
 //            items' source sites) and received at its destination rank
 //            (stored into the halo records the shift reads);
-//   backward (a push, dsl/push.hpp): the halo records a push wrote are sent
+//   backward (a push, dsl/statements/push.hpp): the halo records a push wrote are sent
 //            back from the destination rank and delivered at the items'
 //            source sites on the source rank.
 //
@@ -14,7 +14,7 @@
 // sends it; finish() waits, stages the received payloads back and consumes
 // them. A statement may run its interior sites between the two. The
 // backend's hooks bracket the halo work (on cuda they order the halo stream
-// against the statements, backends/cuda/halo_stream.hpp): halo_begin()
+// against the statements, platform/cuda/halo_stream.hpp): halo_begin()
 // before the first fill, halo_staged() before MPI reads a payload,
 // halo_end() after the last consume. A message to the same rank (a
 // periodic direction the rank spans alone, or forced communication) is
@@ -24,9 +24,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "lattice/decomposition.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/memory_side.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "platform/memory/memory_side.hpp"
 
 namespace latte {
 
@@ -110,7 +110,7 @@ class HaloSequence {
 
  private:
   // The side of memory the backend's pack and unpack kernels work in
-  // (backends/common/staged_payload.hpp).
+  // (platform/memory/staged_payload.hpp).
   static constexpr MemorySide side = Backend::memory_side;
   // A message goes from its source rank to its destination rank forward,
   // and back again backward.

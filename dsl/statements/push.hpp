@@ -6,7 +6,7 @@
 // for a field f of vector sites (Vec: populations, spinor components), one
 // displacement per element (zero: the element stays at x). It is the
 // scatter that in-place lattice-Boltzmann streaming needs (the odd step of
-// the AA pattern writes population i to x + c_i, solvers/lbm/in_place_streaming.hpp).
+// the AA pattern writes population i to x + c_i, solvers/lbm/streaming/in_place_streaming.hpp).
 //
 // In place: e may read f, at x and at neighbours, and no fresh storage is
 // made. That is right when every site reads only locations it writes
@@ -14,7 +14,7 @@
 // which the AA steps keep (each cell reads and writes the same Q
 // locations). The whole value of a site is computed before its first store.
 // A statement that breaks the promise gives an order-dependent result:
-// use assign (dsl/assign.hpp) for anything else.
+// use assign (dsl/statements/assign.hpp) for anything else.
 //
 // Lowering. The vector path stores an element that crosses a virtual-node
 // boundary with the inverse of the lane permutation a shift along d_k
@@ -32,12 +32,12 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
-#include "dsl/assign.hpp"
 #include "dsl/exec/halo_kernels.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
-#include "dsl/halo_sequence.hpp"
-#include "dsl/statement_plan.hpp"
+#include "dsl/statements/assign.hpp"
+#include "dsl/statements/halo_sequence.hpp"
+#include "dsl/statements/statement_plan.hpp"
 
 namespace latte {
 
@@ -55,7 +55,7 @@ inline bool is_zero(const Coordinate& d) {
 
 // Send each pushed element that lies in a halo record back to the rank that
 // owns its site, and store it there: the halos' messages read backwards
-// (dsl/halo_sequence.hpp).
+// (dsl/statements/halo_sequence.hpp).
 template <class Backend, class Real, int K>
 void return_halos(const SiteLayout& layout, const std::array<const DisplacementTable*, K>& tables,
                   const std::array<HaloBuffers*, K>& buffers, Real* field, int record_stride, int element_words,

@@ -11,16 +11,16 @@
 #include <type_traits>
 
 #include "backends/backend.hpp"
-#include "dsl/batch_lowering.hpp"
 #include "dsl/exec/evaluators.hpp"
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
-#include "dsl/functors.hpp"
-#include "dsl/map.hpp"
-#include "dsl/reduction_result.hpp"
-#include "dsl/site_algebra_check.hpp"
-#include "dsl/statement_plan.hpp"
-#include "dsl/statement_profile.hpp"
+#include "dsl/expr/batch_lowering.hpp"
+#include "dsl/expr/functors.hpp"
+#include "dsl/expr/map.hpp"
+#include "dsl/expr/site_algebra_check.hpp"
+#include "dsl/statements/reduction_result.hpp"
+#include "dsl/statements/statement_plan.hpp"
+#include "dsl/statements/statement_profile.hpp"
 
 namespace latte {
 
@@ -52,7 +52,7 @@ auto reduce(const E& expression) {
   return reduction_over_ranks<Combine>(total, layout);
 }
 
-// An expression already refused where it was built (dsl/site_algebra_check.hpp)
+// An expression already refused where it was built (dsl/expr/site_algebra_check.hpp)
 // is not reduced: its refusal stays the statement's only error.
 template <class Combine, class Backend = backend::Default>
 double reduce(const RefusedExpression&) { return 0; }
@@ -93,6 +93,6 @@ double minval(const E& e) { return reduce<MinCombine, Backend>(e); }
 }  // namespace latte
 
 // Fields built from these expressions are assigned with statements: a file
-// that includes only this header can write them (included last: dsl/assign.hpp
+// that includes only this header can write them (included last: dsl/statements/assign.hpp
 // needs the DSL headers this one is built on, complete).
-#include "dsl/assign.hpp"
+#include "dsl/statements/assign.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backends/common/reduction_blocks.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/layout/simd_layout.hpp"
 
 namespace latte {
 

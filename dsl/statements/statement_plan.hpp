@@ -4,7 +4,7 @@
 //
 // Preparing (prepare(node, plan), dsl/exec/prepare.hpp) points every field
 // and shift table at the memory the backend works on, and tells the plan
-// about each shift whose table has a halo (lattice/halo_exchange.hpp): the
+// about each shift whose table has a halo (lattice/layout/halo_exchange.hpp): the
 // plan gives it the halo's records to read and keeps a copy of the shifted
 // sub-expression's evaluator to evaluate it on the sites other ranks need
 // (its "compressor": whatever the sub-expression's value is — a half
@@ -31,7 +31,7 @@
 // MPI gets its pinned host copy (or, with CUDA-aware MPI, the device buffer):
 // the plan queues the copies (HaloPayload::stage_to_host/stage_to_device) and
 // brackets the halo work with the backend's hooks, which on cuda order its
-// halo stream against the statements (backends/cuda/halo_stream.hpp):
+// halo stream against the statements (platform/cuda/halo_stream.hpp):
 // halo_begin() before the packs, halo_staged() before MPI reads a payload,
 // halo_end() after the unpacks and before the surface. The sends go out
 // before the interior is issued: a reduction's interior returns its partial
@@ -47,10 +47,10 @@
 
 #include "dsl/exec/evaluator_store.hpp"
 #include "dsl/exec/halo_kernels.hpp"
-#include "dsl/halo_sequence.hpp"
-#include "lattice/decomposition.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/simd_layout.hpp"
+#include "dsl/statements/halo_sequence.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/simd_layout.hpp"
 
 namespace latte {
 
@@ -58,7 +58,7 @@ template <class Backend>
 class StatementPlan {
  public:
   // Halo uses per statement. D3Q27 has 26 shifts; a Wilson operator has 8,
-  // also on a batch of right-hand sides (dsl/batch_lowering.hpp: one halo
+  // also on a batch of right-hand sides (dsl/expr/batch_lowering.hpp: one halo
   // holds the whole batch).
   static constexpr int capacity = 256;
 
@@ -148,7 +148,7 @@ class StatementPlan {
     int depth;
   };
 
-  // The exchange of the halos at `depth` (dsl/halo_sequence.hpp): body(i,
+  // The exchange of the halos at `depth` (dsl/statements/halo_sequence.hpp): body(i,
   // buffers, m, message) for every message m of every remote i there.
   auto messages_at(int depth) {
     return [this, depth](auto&& body) {

@@ -11,7 +11,7 @@
 //
 // A statement is identified by its expression's type and its region (a
 // label the code around it sets: profile::Region region("WilsonDirac::apply")),
-// and named by a short formula of its expression (dsl/statement_model.hpp).
+// and named by a short formula of its expression (dsl/expr/statement_model.hpp).
 // Its flops and bytes per call come from the model derived from the
 // expression, so GFLOPS and GB/s are those of the minimal-traffic model; the
 // fraction of STREAM is against a triad the library measures once, at exit,
@@ -34,9 +34,9 @@
 #include <utility>
 #include <vector>
 
-#include "backends/comms/communicator.hpp"
-#include "dsl/statement_model.hpp"
-#include "lattice/environment.hpp"
+#include "dsl/expr/statement_model.hpp"
+#include "lattice/layout/environment.hpp"
+#include "platform/comms/communicator.hpp"
 
 namespace latte::profile {
 

@@ -5,8 +5,8 @@
 #include <concepts>
 #include <type_traits>
 
-#include "lattice/lattice_type.hpp"
-#include "lattice/site_walk.hpp"
+#include "lattice/fields/lattice_type.hpp"
+#include "lattice/layout/site_walk.hpp"
 
 namespace latte {
 

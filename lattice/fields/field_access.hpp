@@ -2,7 +2,7 @@
 // What a kernel holds of a field: one pointer. FieldAccess reads and writes
 // a field's sites at a VectorSite (all lanes) or a LaneSite (one lane); it is
 // the prepared form of a field leaf (dsl/evaluator.hpp) and the base of the
-// host-side FieldView (lattice/field_view.hpp), which adds what only the
+// host-side FieldView (lattice/fields/field_view.hpp), which adds what only the
 // host needs (layout, storage, element offset).
 //
 // Memory image: outer site o holds words_v<T> reals per lane, each as Nsimd
@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "lattice/site_index.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

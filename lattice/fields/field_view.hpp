@@ -1,6 +1,6 @@
 #pragma once
 // A field as an expression leaf and as a statement's destination: the
-// kernel's FieldAccess (lattice/field_access.hpp: the data pointer, loads
+// kernel's FieldAccess (lattice/fields/field_access.hpp: the data pointer, loads
 // and stores) plus what only the host needs: the layout, the storage it
 // binds to a memory side, and the element offset of a view of one element
 // of a larger record (element<i>(f)). A statement prepares the leaf into
@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/memory.hpp"
-#include "lattice/field_access.hpp"
-#include "lattice/memory_side.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/fields/field_access.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/memory/field_memory.hpp"
+#include "platform/memory/memory_side.hpp"
 
 namespace latte {
 
@@ -35,7 +35,7 @@ struct FieldView : FieldAccess<T, Nsimd, RecordWords> {
   const SiteLayout* layout() const { return site_layout; }
   bool reads(const void* p) const { return memory == p; }
 
-  // The statement model (dsl/statement_model.hpp): this view's words of the record.
+  // The statement model (dsl/expr/statement_model.hpp): this view's words of the record.
   static constexpr double flops_per_site() { return 0; }
   template <class Tally> void add_reads(Tally& tally, double weight) const {
     tally.read(memory, offset / Nsimd, site_words, RecordWords, sizeof(real_type), weight);

@@ -5,11 +5,11 @@
 // Making, copying and moving fields needs only this header (the bytes are
 // zeroed or copied by the field's memory). Assigning an expression to a
 // field (=, +=, -=, *= with an expression or a constant) is one statement of
-// the DSL: the operators below call latte::assign, which dsl/assign.hpp
+// the DSL: the operators below call latte::assign, which dsl/statements/assign.hpp
 // defines and argument-dependent lookup finds where the operator is used.
 // The lattice layer itself never assigns an expression, so it does not
 // include the DSL, which is built on it; a program includes dsl/latte.hpp
-// (or dsl/assign.hpp), and an operator used without it does not compile.
+// (or dsl/statements/assign.hpp), and an operator used without it does not compile.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,11 +18,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/memory.hpp"
-#include "lattice/field_view.hpp"
-#include "lattice/geometry.hpp"
-#include "lattice/simd_width.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/fields/field_view.hpp"
+#include "lattice/layout/geometry.hpp"
+#include "lattice/layout/simd_width.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/memory/field_memory.hpp"
 
 namespace latte {
 

@@ -4,8 +4,8 @@
 // writing; peek then gives the value to every rank (a collective call: all
 // ranks peek the same site together), poke changes the one copy there is.
 
-#include "lattice/errors.hpp"
-#include "lattice/lattice_type.hpp"
+#include "lattice/fields/lattice_type.hpp"
+#include "platform/errors.hpp"
 
 namespace latte {
 

@@ -18,7 +18,7 @@
 #include <streambuf>
 #include <string>
 
-#include "backends/comms/communicator.hpp"
+#include "platform/comms/communicator.hpp"
 
 namespace latte {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "backends/comms/communicator.hpp"
+#include "platform/comms/communicator.hpp"
 
 namespace latte {
 

@@ -4,7 +4,7 @@
 //   slice_sum(f, mu)[t] = sum over the sites x with x[mu] = t of f(x),   t = 0 .. L_mu - 1
 //
 // e.g. a correlator's timeslices. Each slice is summed into its own
-// ReproducibleSum (backends/common/reproducible_sum.hpp), as the whole-lattice
+// ReproducibleSum (platform/reproducible_sum.hpp), as the whole-lattice
 // reductions are, so every entry is the same bits for any number of ranks,
 // process grid, SIMD width, thread count and backend, and equal to the
 // masked reduction sum(where(coordinate == t, f, 0)) of the same field.
@@ -20,9 +20,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "backends/common/parallel.hpp"
-#include "backends/common/reproducible_sum.hpp"
-#include "lattice/lattice_type.hpp"
+#include "lattice/fields/lattice_type.hpp"
+#include "platform/parallel.hpp"
+#include "platform/reproducible_sum.hpp"
 
 namespace latte {
 

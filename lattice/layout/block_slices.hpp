@@ -1,6 +1,6 @@
 #pragma once
 // This rank's block of a lattice, walked the way a file in global
-// lexicographic order holds it (SharedFile, backends/comms/shared_file.hpp):
+// lexicographic order holds it (SharedFile, platform/comms/shared_file.hpp):
 // one slice of the slowest dimension at a time, and within a slice the
 // sites in local lexicographic order, dimension 0 fastest. Writers fill a
 // slice's records in this order, readers take them in it, so a rank never
@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "lattice/coordinate.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/coordinate.hpp"
 
 namespace latte {
 

@@ -4,7 +4,7 @@
 // equal blocks of local extents L = G / P; the rank at place c of the grid
 // holds the sites x with c L <= x < (c + 1) L, whose local coordinate is
 // x - c L (the block's origin is c L). Each rank's block is then laid out in
-// virtual nodes like a lattice of its own (lattice/simd_layout.hpp).
+// virtual nodes like a lattice of its own (lattice/layout/simd_layout.hpp).
 //
 // A dimension "communicates" when P > 1 there, or when forced
 // communication is asked for it: a shift that leaves the local block in such
@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/comms/communicator.hpp"
-#include "lattice/coordinate.hpp"
-#include "lattice/errors.hpp"
-#include "lattice/runtime_linkage.hpp"
+#include "platform/comms/communicator.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/errors.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
@@ -122,7 +122,7 @@ class Decomposition {
   Communicator communicator_;
 };
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 LATTE_RUNTIME_INLINE Coordinate default_process_grid(const Coordinate& dims, int ranks) {
   Coordinate grid(dims.size(), 1);
   std::vector<int> factors;

@@ -1,5 +1,5 @@
 #pragma once
-// How SiteLayout builds its shift and gather tables (lattice/displacement_table.hpp).
+// How SiteLayout builds its shift and gather tables (platform/displacement_table.hpp).
 
 #include <atomic>
 #include <cstdint>
@@ -7,17 +7,17 @@
 #include <memory>
 #include <vector>
 
-#include "backends/common/parallel.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/runtime_linkage.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/displacement_table.hpp"
+#include "platform/parallel.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
 inline int floor_divide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 
 // A whole layout with no communicating dimension. With x = xo + reduced * xl,
 // x + d = yo + reduced * (xl + q) where yo = (xo + d) mod reduced and
@@ -69,7 +69,7 @@ LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_regular_table(cons
 //    between a checkerboard and the whole lattice): a permutation of one
 //    record, as in the regular table.
 //  - Any lane in another block: o gets a halo slot, filled lane by lane by
-//    the messages of lattice/halo_exchange.hpp.
+//    the messages of lattice/layout/halo_exchange.hpp.
 // Sites are visited in parallel with integer arithmetic only (a 32^4
 // checkerboard has half a million of them per table); lane maps, slots and
 // messages are then numbered in one serial pass, in the same order on every

@@ -39,8 +39,8 @@
 #include <exception>
 #include <string>
 
-#include "backends/comms/communicator.hpp"
-#include "lattice/decomposition.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "platform/comms/communicator.hpp"
 
 namespace latte {
 

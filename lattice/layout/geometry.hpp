@@ -1,7 +1,7 @@
 #pragma once
 // Geometry: the lattice a field lives on. It is a cheap handle to shared
 // state, copied into every field. It keeps global extents (the whole
-// lattice) and this rank's block of it apart (lattice/decomposition.hpp):
+// lattice) and this rank's block of it apart (lattice/layout/decomposition.hpp):
 // everything a user sees — coordinates, parity, random numbers, reductions —
 // is global, and only the layouts work on the block. SIMD layouts are made
 // on demand, one per lane count, because double and single precision fields
@@ -9,7 +9,7 @@
 //
 // A Geometry may also stand for one checkerboard of its lattice:
 // geometry.checkerboard(Parity::even) shares the lattice and makes fields
-// that hold the even sites only (lattice/parity.hpp). Every field made "like"
+// that hold the even sites only (lattice/layout/parity.hpp). Every field made "like"
 // another, Field(other.geometry()), then lives on the same sites.
 
 #include <cstdint>
@@ -20,12 +20,12 @@
 #include <string>
 #include <utility>
 
-#include "lattice/coordinate.hpp"
-#include "lattice/decomposition.hpp"
-#include "lattice/errors.hpp"
-#include "lattice/parity.hpp"
-#include "lattice/runtime_linkage.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "lattice/layout/parity.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/errors.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
@@ -136,7 +136,7 @@ class Geometry {
   Parity parity_ = Parity::all;
 };
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 LATTE_RUNTIME_INLINE Geometry::Impl::Impl(Coordinate dims, GeometryOptions options) : global_dims(std::move(dims)) {
   if (global_dims.empty()) throw LayoutError("Latte: a lattice needs at least one dimension");
   for (std::size_t mu = 0; mu < global_dims.size(); ++mu)

@@ -38,12 +38,12 @@
 #include <utility>
 #include <vector>
 
-#include "backends/config.hpp"
-#include "backends/memory.hpp"
-#include "lattice/coordinate.hpp"
-#include "lattice/memory_side.hpp"
-#include "lattice/runtime_linkage.hpp"
-#include "lattice/site_index.hpp"
+#include "lattice/tensors/site_index.hpp"
+#include "platform/build.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/memory/field_memory.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
@@ -107,7 +107,7 @@ struct HaloMessage {
 // message's payloads. Made the first time a statement needs it and kept with
 // the table, so an iteration that repeats the statement allocates nothing.
 // On device memory a payload between ranks also gets its pinned host buffer
-// here (backends/memory.hpp), once: fields never do.
+// here (platform/memory/field_memory.hpp), once: fields never do.
 struct HaloBuffers {
   FieldMemory records;
   std::vector<HaloPayload> send, receive;  // per message; a message to itself has no receive buffer
@@ -181,7 +181,7 @@ struct PointerRangeLess {
   }
 };
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 LATTE_RUNTIME_INLINE HaloBuffers& HaloExchange::buffers(std::size_t real_bytes, int words, int nsimd, int occurrence) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = cache_[std::make_tuple(real_bytes, words, nsimd, occurrence)];

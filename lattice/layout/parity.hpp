@@ -3,11 +3,11 @@
 // (sum_mu x_mu) mod 2: 0 even, 1 odd. A checkerboarded field holds the sites
 // of one parity only; a nearest-neighbour hop always changes the parity, so
 // the Wilson hopping term maps odd fields to even ones and back, which is
-// what even-odd preconditioning (solvers/qcd/wilson_even_odd.hpp) uses.
+// what even-odd preconditioning (solvers/qcd/fermions/wilson_even_odd.hpp) uses.
 
 #include <string>
 
-#include "lattice/coordinate.hpp"
+#include "platform/coordinate.hpp"
 
 namespace latte {
 

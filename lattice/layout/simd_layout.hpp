@@ -6,11 +6,11 @@
 // Outer sites and lanes are both numbered lexicographically, dimension 0
 // fastest.
 //
-// The layout tiles one rank's block of the lattice (lattice/decomposition.hpp):
+// The layout tiles one rank's block of the lattice (lattice/layout/decomposition.hpp):
 // dims() are the block's local extents, and the coordinates that split, join
 // and contains take and give are global; tables work in local coordinates.
 //
-// A checkerboarded layout holds the sites of one parity (lattice/parity.hpp).
+// A checkerboarded layout holds the sites of one parity (lattice/layout/parity.hpp).
 // Its lanes split the half lattice whose dimension 0 is halved: grid point h
 // is the site x with x[mu] = h[mu] for mu > 0 and x[0] = 2 h[0] + b, where
 // b = (parity + h[1] + ... + h[n-1]) mod 2 (Grid's convention). With the
@@ -28,20 +28,20 @@
 #include <utility>
 #include <vector>
 
-#include "backends/common/parallel.hpp"
-#include "lattice/coordinate.hpp"
-#include "lattice/decomposition.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/errors.hpp"
-#include "lattice/halo_exchange.hpp"
-#include "lattice/parity.hpp"
-#include "lattice/runtime_linkage.hpp"
-#include "lattice/tiled_order.hpp"
+#include "lattice/layout/decomposition.hpp"
+#include "lattice/layout/halo_exchange.hpp"
+#include "lattice/layout/parity.hpp"
+#include "lattice/layout/tiled_order.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/displacement_table.hpp"
+#include "platform/errors.hpp"
+#include "platform/parallel.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
 class SiteLayout;
-// Table builders (lattice/displacement_tables.hpp, included at the end).
+// Table builders (lattice/layout/displacement_tables.hpp, included at the end).
 LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_regular_table(const SiteLayout& layout, const Coordinate& d);
 LATTE_RUNTIME_INLINE std::unique_ptr<DisplacementTable> build_gather_table(const SiteLayout& source,
                                                                            const SiteLayout& destination,
@@ -156,7 +156,7 @@ class SiteLayout {
   // (no virtual-node crossing, no halo, no wrap-around). Null on a
   // checkerboard, whose neighbours are not a fixed offset away. Built once.
   const std::uint8_t* interior_sites() const;
-  // The outer sites in tiles (lattice/tiled_order.hpp), for statements
+  // The outer sites in tiles (lattice/layout/tiled_order.hpp), for statements
   // with large sites; null below three dimensions. Built once.
   const std::int32_t* tiled_order() const;
 
@@ -204,7 +204,7 @@ class SiteLayout {
   mutable std::map<std::vector<const HaloExchange*>, std::unique_ptr<SiteSplit>, PointerRangeLess> splits_;
 };
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 LATTE_RUNTIME_INLINE SiteLayout::SiteLayout(std::shared_ptr<const Decomposition> decomposition, Coordinate simd_layout, Parity parity)
     : decomposition_(std::move(decomposition)),
       dims_(decomposition_->local_dims()),
@@ -349,4 +349,4 @@ LATTE_RUNTIME_INLINE std::string SiteLayout::extents_text() const {
 
 }  // namespace latte
 
-#include "lattice/displacement_tables.hpp"
+#include "lattice/layout/displacement_tables.hpp"

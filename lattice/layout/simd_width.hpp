@@ -4,7 +4,7 @@
 // Nsimd follows from the width and the precision (64 bytes: 8 doubles or
 // 16 floats), as in Grid.
 
-#include "backends/config.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/common/parallel.hpp"
-#include "lattice/coordinate.hpp"
-#include "lattice/simd_layout.hpp"
+#include "lattice/layout/simd_layout.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte {
 

@@ -35,7 +35,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "lattice/coordinate.hpp"
+#include "platform/coordinate.hpp"
 
 namespace latte {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "backends/config.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 

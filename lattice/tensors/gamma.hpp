@@ -19,7 +19,7 @@
 // additions (12 flops), reconstruction none (sign flips and factors of i are
 // not counted, as is usual).
 
-#include "lattice/site_types.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte {
 

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backends/config.hpp"
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/tensor.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 
@@ -26,7 +26,7 @@ struct VectorSite {
   bool interior = false;
   // The statement streams its operands from memory (set by the CPU loops
   // where the destination is larger than the caches): a batch of
-  // right-hand sides then prefetches within the site (dsl/batch_lowering.hpp).
+  // right-hand sides then prefetches within the site (dsl/expr/batch_lowering.hpp).
   bool from_memory = false;
 
   LATTE_INLINE VectorSite at(std::int64_t other_outer) const { return {other_outer}; }
@@ -53,7 +53,7 @@ struct SiteRange {
   const std::int32_t* list = nullptr;
   std::int64_t count = 0;
   std::int64_t first = 0;
-  // The same sites in tiled order (lattice/tiled_order.hpp), in host memory,
+  // The same sites in tiled order (lattice/layout/tiled_order.hpp), in host memory,
   // where a split of the lattice made such a list; the CPU lowering takes
   // statements with large sites through it. Null otherwise.
   const std::int32_t* tiled = nullptr;

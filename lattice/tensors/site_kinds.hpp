@@ -2,7 +2,7 @@
 // The physicist's name of a site value's type: kind_t<Spinor<double>> is
 // latte::kind::spinor, kind_t<Populations<float, 9>> is
 // latte::kind::populations<9>. A refused operation names the kinds of its
-// operands in its diagnostic (dsl/site_algebra_check.hpp), so that the
+// operands in its diagnostic (dsl/expr/site_algebra_check.hpp), so that the
 // compiler prints "latte::kind::spinor" where the type itself would be
 // latte::Vec<latte::Vec<latte::Complex<double>, 3, latte::ColourIndex>, 4,
 // latte::SpinIndex>. The precision is left out: it is never the reason the
@@ -10,7 +10,7 @@
 
 #include <type_traits>
 
-#include "lattice/site_types.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte {
 

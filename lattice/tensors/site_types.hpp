@@ -2,7 +2,7 @@
 // The site tensors physicists name. R is the real leaf: double or float for
 // storage and per-lane values; the vector path rebinds it to SIMD batches.
 
-#include "lattice/tensor_ops.hpp"
+#include "lattice/tensors/tensor_ops.hpp"
 
 namespace latte {
 

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "lattice/random.hpp"
-#include "lattice/site_types.hpp"
+#include "lattice/tensors/site_random.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 namespace latte {
 

@@ -18,10 +18,10 @@
 #include <cmath>
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "lattice/random.hpp"
-#include "lattice/site_types.hpp"
-#include "lattice/tensor_ops.hpp"
+#include "lattice/tensors/site_random.hpp"
+#include "lattice/tensors/site_types.hpp"
+#include "lattice/tensors/tensor_ops.hpp"
+#include "platform/build.hpp"
 
 namespace latte::su3 {
 

@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/config.hpp"
-#include "lattice/complex.hpp"
+#include "lattice/tensors/complex.hpp"
+#include "platform/build.hpp"
 
 namespace latte {
 
@@ -18,7 +18,7 @@ struct SpinIndex {};
 struct PopulationIndex {};
 struct GenericIndex {};
 // The right-hand-side index of a batch of fields solved or multiplied
-// together (lattice/site_types.hpp: Batch, MultiSpinor).
+// together (lattice/tensors/site_types.hpp: Batch, MultiSpinor).
 struct RhsIndex {};
 
 template <class E, int N, class Index = GenericIndex>

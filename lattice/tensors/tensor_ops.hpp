@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "lattice/tensor.hpp"
+#include "lattice/tensors/tensor.hpp"
 
 namespace latte {
 
@@ -66,7 +66,7 @@ LATTE_INLINE auto transform_tensor(const Mat<A, N, I>& a, const Mat<B, N, I>& b,
 // Sums and differences are of tensors of one shape (vectors or matrices of
 // the same size and index kind) whose elements add: a spinor and a colour
 // vector do not, and the constraint says so to whoever asks whether a + b
-// is defined (dsl/site_algebra_check.hpp), where the body would fail.
+// is defined (dsl/expr/site_algebra_check.hpp), where the body would fail.
 template <class A, class B> inline constexpr bool same_shape_v = false;
 template <class E, class F, int N, class I> inline constexpr bool same_shape_v<Vec<E, N, I>, Vec<F, N, I>> = true;
 template <class E, class F, int N, class I> inline constexpr bool same_shape_v<Mat<E, N, I>, Mat<F, N, I>> = true;

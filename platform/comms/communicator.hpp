@@ -10,9 +10,9 @@
 // cartesian_communicator), so nothing above this header names MPI.
 
 #if defined(LATTE_MPI)
-#include "backends/comms/mpi_communicator.hpp"
+#include "platform/comms/mpi_communicator.hpp"
 #else
-#include "backends/comms/serial_communicator.hpp"
+#include "platform/comms/serial_communicator.hpp"
 #endif
 
 #include <vector>

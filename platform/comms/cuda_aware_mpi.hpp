@@ -19,7 +19,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "backends/comms/communicator.hpp"
+#include "platform/comms/communicator.hpp"
 
 #if defined(LATTE_MPI) && defined(LATTE_CUDA_AWARE_MPI) && __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "lattice/errors.hpp"
+#include "platform/errors.hpp"
 
 namespace latte::comms {
 

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "lattice/coordinate.hpp"
-#include "lattice/errors.hpp"
-#include "lattice/runtime_linkage.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/errors.hpp"
+#include "platform/runtime_linkage.hpp"
 
 namespace latte {
 
@@ -258,7 +258,7 @@ inline Communicator self_communicator() { return {}; }
 // is a collective call on every rank.
 LATTE_RUNTIME_INLINE Communicator cartesian_communicator(const Coordinate& grid);
 
-#if LATTE_RUNTIME_DEFINITIONS  // lattice/runtime_linkage.hpp
+#if LATTE_RUNTIME_DEFINITIONS  // platform/runtime_linkage.hpp
 LATTE_RUNTIME_INLINE void comms::check(int code, const char* call) {
   if (code == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];

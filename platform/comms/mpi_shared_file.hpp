@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "backends/comms/local_file.hpp"
-#include "backends/comms/mpi_communicator.hpp"
-#include "lattice/coordinate.hpp"
+#include "platform/comms/local_file.hpp"
+#include "platform/comms/mpi_communicator.hpp"
+#include "platform/coordinate.hpp"
 
 namespace latte {
 

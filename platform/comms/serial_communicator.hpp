@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "lattice/coordinate.hpp"
-#include "lattice/errors.hpp"
+#include "platform/coordinate.hpp"
+#include "platform/errors.hpp"
 
 namespace latte {
 

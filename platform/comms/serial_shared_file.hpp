@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "backends/comms/communicator.hpp"
-#include "backends/comms/local_file.hpp"
-#include "lattice/coordinate.hpp"
+#include "platform/comms/communicator.hpp"
+#include "platform/comms/local_file.hpp"
+#include "platform/coordinate.hpp"
 
 namespace latte {
 

@@ -22,7 +22,7 @@
 // or all throw), the transfers throw on the ranks where they fail.
 
 #if defined(LATTE_MPI)
-#include "backends/comms/mpi_shared_file.hpp"
+#include "platform/comms/mpi_shared_file.hpp"
 #else
-#include "backends/comms/serial_shared_file.hpp"
+#include "platform/comms/serial_shared_file.hpp"
 #endif

@@ -1,17 +1,17 @@
 #pragma once
 // Device memory through the CUDA runtime, for MirroredMemory: plain
 // cudaMalloc (no managed memory), errors that say what was being done. Halo
-// payloads (backends/common/staged_payload.hpp) add pinned host buffers and
-// copies queued on the halo stream (backends/cuda/halo_stream.hpp).
+// payloads (platform/memory/staged_payload.hpp) add pinned host buffers and
+// copies queued on the halo stream (platform/cuda/halo_stream.hpp).
 
 #include <cstddef>
 #include <string>
 
 #include <cuda_runtime.h>
 
-#include "backends/cuda/cuda_error.hpp"
-#include "backends/cuda/halo_stream.hpp"
-#include "backends/cuda/pinned_memory.hpp"
+#include "platform/cuda/cuda_error.hpp"
+#include "platform/cuda/halo_stream.hpp"
+#include "platform/cuda/pinned_memory.hpp"
 
 namespace latte {
 

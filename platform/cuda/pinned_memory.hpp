@@ -11,7 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#include "backends/cuda/cuda_error.hpp"
+#include "platform/cuda/cuda_error.hpp"
 
 namespace latte::cuda {
 

@@ -6,7 +6,7 @@
 // statement that forgot to bind a field, or host code that took the wrong
 // access, then computes with stale data and the CPU test suite sees it.
 // Halo payloads are staged through emulated pinned memory with held-back
-// copies (backends/common/emulated_staging.hpp), as the cuda backend stages
+// copies (platform/memory/emulated_staging.hpp), as the cuda backend stages
 // them through pinned memory on its halo stream.
 
 #include <cstddef>
@@ -14,8 +14,8 @@
 #include <new>
 #include <string>
 
-#include "backends/common/emulated_staging.hpp"
-#include "lattice/aligned_buffer.hpp"
+#include "platform/memory/aligned_buffer.hpp"
+#include "platform/memory/emulated_staging.hpp"
 
 namespace latte {
 
@@ -40,7 +40,7 @@ struct EmulatedDevice {
     std::memcpy(to, from, bytes);
   }
 
-  // Halo staging (backends/common/staged_payload.hpp).
+  // Halo staging (platform/memory/staged_payload.hpp).
   static void* allocate_pinned(std::size_t bytes, const std::string&) {
     return EmulatedStaging::instance().allocate_pinned(bytes);
   }

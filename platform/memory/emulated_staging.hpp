@@ -1,6 +1,6 @@
 #pragma once
 // Pinned staging memory and queued copies, emulated on the CPU for the
-// simt backend's emulated-device configuration (backends/common/emulated_device.hpp),
+// simt backend's emulated-device configuration (platform/memory/emulated_device.hpp),
 // so that the CPU test suite checks how halo payloads are staged:
 //   - pinned buffers are ordinary host memory that is remembered as pinned,
 //     so a test can ask whether a pointer handed to MPI is staging memory,
@@ -20,7 +20,7 @@
 #include <new>
 #include <vector>
 
-#include "lattice/aligned_buffer.hpp"
+#include "platform/memory/aligned_buffer.hpp"
 
 namespace latte {
 

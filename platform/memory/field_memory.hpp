@@ -8,13 +8,13 @@
 // buffer to stage through; payload_route_between_ranks() says whether such
 // messages are staged or handed to MPI in device memory (CUDA-aware MPI).
 
-#include "backends/common/payload_route.hpp"
+#include "platform/memory/payload_route.hpp"
 
 #if defined(LATTE_BACKEND_CUDA)
-#include "backends/comms/cuda_aware_mpi.hpp"
-#include "backends/common/mirrored_memory.hpp"
-#include "backends/common/staged_payload.hpp"
-#include "backends/cuda/cuda_device.hpp"
+#include "platform/comms/cuda_aware_mpi.hpp"
+#include "platform/cuda/cuda_device.hpp"
+#include "platform/memory/mirrored_memory.hpp"
+#include "platform/memory/staged_payload.hpp"
 namespace latte {
 using FieldMemory = MirroredMemory<CudaDevice>;
 using HaloPayload = StagedPayload<CudaDevice>;
@@ -23,17 +23,17 @@ inline PayloadRoute payload_route_between_ranks() {
 }
 }  // namespace latte
 #elif defined(LATTE_EMULATE_DEVICE_MEMORY)
-#include "backends/common/emulated_device.hpp"
-#include "backends/common/mirrored_memory.hpp"
-#include "backends/common/staged_payload.hpp"
+#include "platform/memory/emulated_device.hpp"
+#include "platform/memory/mirrored_memory.hpp"
+#include "platform/memory/staged_payload.hpp"
 namespace latte {
 using FieldMemory = MirroredMemory<EmulatedDevice>;
 using HaloPayload = StagedPayload<EmulatedDevice>;
 inline PayloadRoute payload_route_between_ranks() { return PayloadRoute::staged; }
 }  // namespace latte
 #else
-#include "backends/common/host_memory.hpp"
-#include "backends/common/host_payload.hpp"
+#include "platform/memory/host_memory.hpp"
+#include "platform/memory/host_payload.hpp"
 namespace latte {
 using FieldMemory = HostMemory;
 using HaloPayload = HostPayload;

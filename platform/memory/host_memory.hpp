@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "backends/common/parallel.hpp"
-#include "lattice/aligned_buffer.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/memory_side.hpp"
+#include "platform/displacement_table.hpp"
+#include "platform/memory/aligned_buffer.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte {
 

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
-#include "backends/common/payload_route.hpp"
-#include "lattice/aligned_buffer.hpp"
-#include "lattice/memory_side.hpp"
+#include "platform/memory/aligned_buffer.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/memory/payload_route.hpp"
 
 namespace latte {
 
@@ -20,7 +20,7 @@ class HostPayload {
 
   std::size_t bytes() const { return buffer_.bytes(); }
   // The memory side matters only where fields live on a device
-  // (backends/common/staged_payload.hpp); here every side is the host.
+  // (platform/memory/staged_payload.hpp); here every side is the host.
   void* kernel_data(MemorySide) { return buffer_.data(); }
   void* message_data(MemorySide) { return buffer_.data(); }
   void stage_to_host(MemorySide) {}

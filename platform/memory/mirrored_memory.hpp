@@ -7,8 +7,8 @@
 // therefore run back to back on the device with no copies at all, and a field
 // moves to the host only for peek/poke, I/O and host-side initialisation.
 //
-// Device is how device memory is had: backends/cuda/cuda_device.hpp (the
-// CUDA runtime), or backends/common/emulated_device.hpp (a second host
+// Device is how device memory is had: platform/cuda/cuda_device.hpp (the
+// CUDA runtime), or platform/memory/emulated_device.hpp (a second host
 // buffer, so that the CPU test suite exercises this bookkeeping).
 
 #include <cstddef>
@@ -17,10 +17,10 @@
 #include <string>
 #include <utility>
 
-#include "backends/common/transfer_log.hpp"
-#include "lattice/aligned_buffer.hpp"
-#include "lattice/displacement_table.hpp"
-#include "lattice/memory_side.hpp"
+#include "platform/displacement_table.hpp"
+#include "platform/memory/aligned_buffer.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/memory/transfer_log.hpp"
 
 namespace latte {
 

@@ -1,6 +1,6 @@
 #pragma once
 // How a halo message's payload reaches its reader, decided when the
-// payload's buffers are made (lattice/halo_exchange.hpp). Pack kernels write
+// payload's buffers are made (lattice/layout/halo_exchange.hpp). Pack kernels write
 // a payload and unpack kernels read one where statements run; what differs
 // is what MPI is handed.
 

@@ -4,11 +4,11 @@
 // kernels write and unpack kernels read and, for a message between ranks
 // that goes through host memory, a pinned host buffer that MPI is handed.
 //
-// Unlike field memory (backends/common/mirrored_memory.hpp) there is no
+// Unlike field memory (platform/memory/mirrored_memory.hpp) there is no
 // residency tracking: the statement plan knows when each side holds the
 // message, and says so. stage_to_host() and stage_to_device() only queue
 // the copy behind the halo work issued before (on cuda, the halo stream of
-// backends/cuda/halo_stream.hpp); a copy to the host is there once the
+// platform/cuda/halo_stream.hpp); a copy to the host is there once the
 // backend's halo_staged() returns, a copy to the device is seen by the
 // unpack kernels queued after it. Pinned memory is what lets these copies be
 // DMA transfers that run asynchronously; it is allocated only for messages
@@ -22,9 +22,9 @@
 #include <string>
 #include <utility>
 
-#include "backends/common/payload_route.hpp"
-#include "backends/common/transfer_log.hpp"
-#include "lattice/memory_side.hpp"
+#include "platform/memory/memory_side.hpp"
+#include "platform/memory/payload_route.hpp"
+#include "platform/memory/transfer_log.hpp"
 
 namespace latte {
 

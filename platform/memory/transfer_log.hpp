@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "lattice/memory_side.hpp"
+#include "platform/memory/memory_side.hpp"
 
 namespace latte {
 

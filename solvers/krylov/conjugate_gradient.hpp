@@ -19,7 +19,7 @@
 #include <sstream>
 
 #include "dsl/latte.hpp"
-#include "solvers/solver_control.hpp"
+#include "solvers/krylov/solver_control.hpp"
 
 namespace latte {
 
@@ -90,4 +90,4 @@ SolverReport conjugate_gradient(const Operator& A, Field& x, const Field& b, con
 }  // namespace latte
 
 // The same for N right-hand sides at once (batch fields).
-#include "solvers/multi_conjugate_gradient.hpp"
+#include "solvers/krylov/multi_conjugate_gradient.hpp"

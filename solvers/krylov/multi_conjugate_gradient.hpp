@@ -1,12 +1,12 @@
 #pragma once
 // Conjugate gradient for N right-hand sides at once (a batch field,
-// lattice/site_types.hpp): A x_k = b_k for k = 0..N-1 with one application
+// lattice/tensors/site_types.hpp): A x_k = b_k for k = 0..N-1 with one application
 // of A per iteration for all of them, so an operator that reads its links
 // once per site (the Wilson operator on a batch) reads them once for N.
 //
 // Each right-hand side has its own CG: its own alpha_k, beta_k and
 // residual, exactly the recurrences of the one-field CG
-// (solvers/conjugate_gradient.hpp). The vector updates are the same fused
+// (solvers/krylov/conjugate_gradient.hpp). The vector updates are the same fused
 // statements with a batch of coefficients (x += alpha p multiplies x_k by
 // alpha_k). When r_k meets its tolerance the right-hand side converges: its
 // alpha_k is 0 and p_k is set to 0, so x_k does not change any more (A p_k
@@ -34,7 +34,7 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/solver_control.hpp"
+#include "solvers/krylov/solver_control.hpp"
 
 namespace latte {
 

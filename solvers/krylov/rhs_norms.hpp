@@ -1,6 +1,6 @@
 #pragma once
 // |f_k| for every right-hand side k of a field or an expression, from one
-// pass: N entries for a batch of N (Batch, lattice/site_types.hpp), one
+// pass: N entries for a batch of N (Batch, lattice/tensors/site_types.hpp), one
 // entry for an ordinary field. Solvers written once for both use it.
 
 #include <cmath>

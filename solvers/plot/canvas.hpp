@@ -3,7 +3,7 @@
 // rectangles, thick lines, text in the bitmap font of bitmap_font.hpp),
 // written as a PNG file with libpng; needs PNG::PNG at link time. Line plots
 // (examples/plot_png.hpp) and the lattice-Boltzmann field pictures
-// (solvers/lbm/png_output.hpp) draw on it. Called on one process: under
+// (solvers/lbm/io/png_output.hpp) draw on it. Called on one process: under
 // mpirun, write from rank 0 (latte::write_on_root).
 
 #include <png.h>

@@ -1,6 +1,6 @@
 #pragma once
 // Evenly spaced streamlines of a 2-D velocity field, for drawing over a
-// colour map (solvers/lbm/png_output.hpp).
+// colour map (solvers/lbm/io/png_output.hpp).
 //
 // The field is sampled at cell centres of an nx x ny grid (x fastest);
 // positions are in cell units, cell (i, j) covering [i, i + 1) x [j, j + 1)

@@ -4,8 +4,8 @@
 // that fail only at the assignment.
 // expect-error: Latte: a \* b is refused: the site algebra has no product of these two kinds
 // expect-kinds: site_algebra<latte::functors::Times, latte::kind::colour_matrix, latte::kind::populations<9> ?>::defined
-#include "dsl/operators.hpp"
-#include "lattice/site_types.hpp"
+#include "dsl/expr/operators.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 void link_times_populations(const latte::Lattice<latte::ColourMatrix<double>>& U,
                             const latte::Lattice<latte::Populations<double, 9>>& f,

@@ -4,9 +4,9 @@
 // same operator for the same operand types, is reported once).
 // expect-error: Latte: a \* b is refused: the site algebra has no product of these two kinds
 // expect-kinds: site_algebra<latte::functors::Times, latte::kind::spinor, latte::kind::colour_matrix ?>::defined
-#include "dsl/operators.hpp"
-#include "dsl/functions.hpp"
-#include "lattice/site_types.hpp"
+#include "dsl/expr/functions.hpp"
+#include "dsl/expr/operators.hpp"
+#include "lattice/tensors/site_types.hpp"
 
 double refusal_inside_a_statement(const latte::Lattice<latte::Spinor<double>>& psi,
                                   const latte::Lattice<latte::ColourMatrix<double>>& U,

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace {
 

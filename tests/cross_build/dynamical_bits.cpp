@@ -7,8 +7,9 @@
 // several builds.
 #include <cstdio>
 
-#include "solvers/qcd/hmc.hpp"
-#include "solvers/qcd/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
+#include "solvers/qcd/solves/clover_solve.hpp"
 
 using namespace latte;
 

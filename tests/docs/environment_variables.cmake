@@ -3,7 +3,7 @@
 # and every variable listed there is still read.
 #   cmake -DSOURCE_DIR=<repository root> -P tests/docs/environment_variables.cmake
 # A variable is read by name, so its name is a string literal: every literal
-# that is exactly "LATTE_<NAME>" in the code under dsl/, lattice/,
+# that is exactly "LATTE_<NAME>" in the code under platform/, dsl/, lattice/,
 # backends/, solvers/ and examples/ counts (getenv("LATTE_X"), or a table of
 # names handed to getenv). The macros LATTE_* are not string literals.
 cmake_minimum_required(VERSION 3.25)
@@ -13,7 +13,7 @@ endif()
 
 set(read_names "")
 set(where "")
-foreach(directory dsl lattice backends solvers examples)
+foreach(directory platform dsl lattice backends solvers examples)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${directory}/*.hpp" "${SOURCE_DIR}/${directory}/*.cpp"
        "${SOURCE_DIR}/${directory}/*.h" "${SOURCE_DIR}/${directory}/*.cu" "${SOURCE_DIR}/${directory}/*.cuh")
   foreach(source IN LISTS sources)
@@ -80,7 +80,7 @@ if(unlisted OR stale)
   endif()
   if(stale)
     list(JOIN stale ", " names)
-    string(APPEND text "listed in docs/reference.md but read nowhere under dsl/ lattice/ backends/ solvers/ examples/: ${names}\n")
+    string(APPEND text "listed in docs/reference.md but read nowhere under platform/ dsl/ lattice/ backends/ solvers/ examples/: ${names}\n")
   endif()
   message(FATAL_ERROR "${text}Add a row (name, default, effect) to the table 'Environment variables read by the library', or remove it.")
 endif()

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "fuzz_input_file.hpp"
-#include "solvers/lbm/checkpoint.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
 
 namespace latte::fuzz {
 

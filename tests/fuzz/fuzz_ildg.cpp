@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gauge_file_harness.hpp"
-#include "solvers/qcd/files/ildg_gauge_file.hpp"
+#include "solvers/qcd/io/ildg_gauge_file.hpp"
 
 namespace latte::fuzz {
 

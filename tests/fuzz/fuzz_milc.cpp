@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gauge_file_harness.hpp"
-#include "solvers/qcd/files/milc_gauge_file.hpp"
+#include "solvers/qcd/io/milc_gauge_file.hpp"
 
 namespace latte::fuzz {
 

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "fuzz_input_file.hpp"
-#include "lattice/errors.hpp"
-#include "solvers/qcd/gauge_field.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"  // GaugeFileError
+#include "platform/errors.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"  // GaugeFileError
 
 namespace latte::fuzz {
 

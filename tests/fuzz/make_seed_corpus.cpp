@@ -6,8 +6,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/qcd/gauge_file.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/qcd/io/gauge_file.hpp"
 
 int main() {
   using namespace latte;

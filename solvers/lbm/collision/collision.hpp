@@ -37,7 +37,7 @@
 // rounds them to the statement's precision as it would a constant operand).
 // It is copied into the statement's evaluator, so one compiled kernel serves
 // every tau. The body force F (d reals) is an operand of the statement of
-// its own (solvers/lbm/lattice_update.hpp): uniform, or one per site.
+// its own (solvers/lbm/update/lattice_update.hpp): uniform, or one per site.
 //
 // A new model is a struct with a name, its rates and
 //   template <class VS, bool Forced, class V>
@@ -46,8 +46,8 @@
 // given the state every model shares (density, the velocity with half the
 // force, 1 - 3/2 u.u and u.F, below); collide() computes that state once.
 
-#include "solvers/lbm/equilibrium.hpp"
-#include "solvers/lbm/moment_basis.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"
+#include "solvers/lbm/collision/moment_basis.hpp"
 
 namespace latte::lbm {
 

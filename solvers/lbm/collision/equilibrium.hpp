@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <utility>
 
-#include "lattice/site_types.hpp"
-#include "solvers/lbm/velocity_sets.hpp"
+#include "lattice/tensors/site_types.hpp"
+#include "solvers/lbm/collision/velocity_sets.hpp"
 
 namespace latte::lbm {
 

@@ -11,7 +11,7 @@
 // Each is lazy: assign it to a field or reduce it, in one pass.
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/collision.hpp"
+#include "solvers/lbm/collision/collision.hpp"
 
 namespace latte::lbm {
 namespace functors {

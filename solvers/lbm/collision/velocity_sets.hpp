@@ -94,7 +94,7 @@ struct D3Q27 {
 };
 
 // Sets for a scalar transported by the flow (a temperature, a concentration:
-// advection_diffusion.hpp). An advection-diffusion equation needs only the
+// solvers/lbm/thermal/advection_diffusion.hpp). An advection-diffusion equation needs only the
 // zeroth, first and second moments of its equilibrium to be isotropic
 // (sum w = 1, sum w c = 0, sum w c_a c_b = cs2 delta_ab), so the 2d + 1
 // velocities {0, +-e_a} suffice. With rest weight w_0 and w_i = (1 - w_0) / (2d)

@@ -1,7 +1,7 @@
 #pragma once
 // Analytic solutions the lattice-Boltzmann examples and tests compare with.
 // All in lattice units, density 1, body force density F along the flow, and
-// kinematic viscosity nu (velocity_sets.hpp).
+// kinematic viscosity nu (solvers/lbm/collision/velocity_sets.hpp).
 
 #include <cmath>
 #include <numbers>

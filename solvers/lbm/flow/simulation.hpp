@@ -1,11 +1,11 @@
 #pragma once
 // A lattice-Boltzmann simulation: two population fields swapped every step
-// (the two-lattice pull scheme, stream_collide.hpp) or, constructed with
+// (the two-lattice pull scheme, solvers/lbm/streaming/stream_collide.hpp) or, constructed with
 // in_place_streaming, one field updated in place (the AA pattern,
-// in_place_streaming.hpp), an optional boundary field for bounce-back walls
+// solvers/lbm/streaming/in_place_streaming.hpp), an optional boundary field for bounce-back walls
 // (half-way, or interpolated on curved walls), BGK, TRT or MRT collision and
 // an optional body force. Every per-site operation is a DSL statement; a
-// step is one update of lattice_update.hpp, its pattern, model, walls and
+// step is one update of solvers/lbm/update/lattice_update.hpp, its pattern, model, walls and
 // force chosen here once.
 //
 // The body force density at x is F(x) = Parameters::force + the force field
@@ -16,7 +16,7 @@
 // lattices, in place, half-way and curved walls, every model) reads the
 // field. The field is a copy owned by the simulation; force_field() changes
 // it between steps. A checkpoint of a simulation with a field holds the
-// field too (solvers/lbm/checkpoint.hpp, version 3); reading one does not
+// field too (solvers/lbm/io/checkpoint.hpp, version 3); reading one does not
 // call set_force (which would compile the field-forced steps into every
 // reader), so the restarted simulation calls set_force first, with any
 // field on its geometry (zeros), and the checkpoint overwrites its values.
@@ -32,13 +32,13 @@
 #include <stdexcept>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/boundaries.hpp"
-#include "solvers/lbm/curved_walls.hpp"
-#include "solvers/lbm/in_place_streaming.hpp"
-#include "solvers/lbm/lattice_update.hpp"
-#include "solvers/lbm/macroscopic.hpp"
-#include "solvers/lbm/precompiled_instances.hpp"
-#include "solvers/lbm/stream_collide.hpp"
+#include "solvers/lbm/collision/macroscopic.hpp"
+#include "solvers/lbm/flow/precompiled_instances.hpp"
+#include "solvers/lbm/streaming/in_place_streaming.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/update/lattice_update.hpp"
+#include "solvers/lbm/walls/boundaries.hpp"
+#include "solvers/lbm/walls/curved_walls.hpp"
 
 namespace latte::lbm {
 
@@ -46,7 +46,7 @@ struct Parameters {
   double tau = 1.0;                     // BGK relaxation time, or TRT's omega+ = 1 / tau
   double trt_magic = Trt::magic;        // TRT only: Lambda, which fixes omega-
   std::array<double, 3> force{0, 0, 0};  // body force density (first d entries used)
-  // MRT only (solvers/lbm/collision.hpp): rates in (0, 2) of the bulk moment
+  // MRT only (solvers/lbm/collision/collision.hpp): rates in (0, 2) of the bulk moment
   // c^2, the odd ghosts (Trt::omega_minus_for(1 / tau) puts walls where TRT
   // does) and the even ghosts.
   double mrt_bulk_rate = Mrt::bulk_rate;
@@ -69,7 +69,7 @@ class Simulation {
   Simulation(const Geometry& geometry, const Parameters& p);
   // One population field, streamed in place. A constructor template, so
   // that its steps are compiled only in programs that ask for it (the
-  // precompiled instances, solvers/lbm/precompiled_instances.hpp, leave it out).
+  // precompiled instances, solvers/lbm/flow/precompiled_instances.hpp, leave it out).
   template <class Deferred = void>
   Simulation(const Geometry& geometry, const Parameters& p, InPlaceStreaming) : f_(geometry) {
     check_dimensions(geometry);
@@ -137,7 +137,7 @@ class Simulation {
 
   // Walls: solid cells (and moving-wall velocities) from a boundary field.
   void set_boundary(const Boundary& b) { boundary_.emplace(b); }
-  // Curved walls (curved_walls.hpp): interpolated bounce-back on the links
+  // Curved walls (solvers/lbm/walls/curved_walls.hpp): interpolated bounce-back on the links
   // whose wall fractions `links` holds, half-way bounce-back on the other
   // solid cells of the boundary field (set first). The curved step runs on
   // the build's default backend; it is compiled only in programs that call
@@ -195,7 +195,7 @@ class Simulation {
   }
 
   auto density() const { return lbm::density<VS>(populations()); }
-  // u = (j - F/2) / rho with the local force (macroscopic.hpp). Its type
+  // u = (j - F/2) / rho with the local force (solvers/lbm/collision/macroscopic.hpp). Its type
   // cannot depend on whether a force field is set, so it always reads one:
   // without set_force, a field of zeros allocated on first use.
   auto velocity() const { return lbm::velocity<VS>(populations(), body_force()); }
@@ -237,7 +237,7 @@ class Simulation {
   void set_time(long t) { time_ = t; }
 
  private:
-  // Where f*_i(x) is stored (in_place_streaming.hpp).
+  // Where f*_i(x) is stored (solvers/lbm/streaming/in_place_streaming.hpp).
   enum class Storage { natural, swapped, pushed };
 
   void check_dimensions(const Geometry& geometry) const {
@@ -247,7 +247,7 @@ class Simulation {
   }
 
   // Bring the in-place field to natural order; solid cells read as fluid at
-  // rest (in_place_streaming.hpp).
+  // rest (solvers/lbm/streaming/in_place_streaming.hpp).
   void to_natural() const {
     if (storage_ == Storage::natural) return;
     if (storage_ == Storage::swapped) {
@@ -343,7 +343,7 @@ class Simulation {
 
 // The members with statements are defined outside the class, so not inline:
 // a build can compile them once for its usual simulations
-// (solvers/lbm/precompiled_instances.hpp).
+// (solvers/lbm/flow/precompiled_instances.hpp).
 template <class VS, class Real, class Model, class Width>
 Simulation<VS, Real, Model, Width>::Simulation(const Geometry& geometry, const Parameters& p)
     : f_(geometry), next_(std::in_place, geometry) {

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "solvers/lbm/simulation.hpp"
-#include "lattice/site_walk.hpp"
+#include "lattice/layout/site_walk.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 
 namespace latte::lbm {
 

@@ -33,7 +33,7 @@
 // never a silent restart from wrong data.
 //
 // Reading a force field does not call set_force, which compiles the
-// field-forced steps (simulation.hpp): a program that only reads
+// field-forced steps (solvers/lbm/flow/simulation.hpp): a program that only reads
 // checkpoints must not pay for them. So the simulation that reads a
 // version 3 file must already have a force field (set_force with any field
 // on its geometry, zeros will do); the file's values overwrite it bit for
@@ -58,10 +58,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/comms/shared_file.hpp"
-#include "lattice/block_slices.hpp"
-#include "lattice/site_walk.hpp"
-#include "solvers/lbm/simulation.hpp"
+#include "lattice/layout/block_slices.hpp"
+#include "lattice/layout/site_walk.hpp"
+#include "platform/comms/shared_file.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
 
 namespace latte::lbm {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "dsl/latte.hpp"
-#include "lattice/block_slices.hpp"
+#include "lattice/layout/block_slices.hpp"
 
 namespace latte::lbm {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "lattice/root_output.hpp"
+#include "lattice/fields/root_output.hpp"
 #include "solvers/plot/canvas.hpp"
 #include "solvers/plot/streamlines.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoint/restart of a temperature (ThermalSimulation, thermal.hpp): its
+// Checkpoint/restart of a temperature (ThermalSimulation, solvers/lbm/thermal/thermal.hpp): its
 // populations, its relaxation time tau_T and its clock, so that a coupled
 // run resumes bit for bit with the flow's own checkpoint (checkpoint.hpp)
 // beside it. The conventions are the flow's: each rank writes and reads its
@@ -35,10 +35,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/comms/shared_file.hpp"
-#include "lattice/block_slices.hpp"
-#include "solvers/lbm/checkpoint.hpp"
-#include "solvers/lbm/thermal.hpp"
+#include "lattice/layout/block_slices.hpp"
+#include "platform/comms/shared_file.hpp"
+#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/thermal/thermal.hpp"
 
 namespace latte::lbm {
 namespace detail {

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "lattice/root_output.hpp"
-#include "solvers/lbm/field_export.hpp"
+#include "lattice/fields/root_output.hpp"
+#include "solvers/lbm/io/field_export.hpp"
 
 namespace latte::lbm {
 

@@ -7,7 +7,7 @@
 // angle where the circle meets the wall plane is the contact angle.
 //
 // Arrays are whole 2-D fields in lexicographic order (x fastest), as
-// gather_component (field_export.hpp) returns them; x is periodic, y is
+// gather_component (solvers/lbm/io/field_export.hpp) returns them; x is periodic, y is
 // not (a drop on a wall).
 
 #include <cmath>

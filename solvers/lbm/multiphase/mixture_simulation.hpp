@@ -18,8 +18,8 @@
 //   double m1 = mix.mass<0>();
 //   Lattice<double> phi(geometry); phi = mix.composition();
 //
-// Walls: the boundary field of boundaries.hpp, {solid, u_w...} per site,
-// at rest: the wall rule's moving-wall term (wall_rules.hpp, rho_w = 1)
+// Walls: the boundary field of solvers/lbm/walls/boundaries.hpp, {solid, u_w...} per site,
+// at rest: the wall rule's moving-wall term (solvers/lbm/walls/wall_rules.hpp, rho_w = 1)
 // would be added to each component, counting the wall's momentum once per
 // component, so wall velocities must be zero (not checked). Solid cells
 // keep the populations they were initialised with,
@@ -33,12 +33,12 @@
 #include <tuple>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/boundaries.hpp"
-#include "solvers/lbm/macroscopic.hpp"
-#include "solvers/lbm/shan_chen.hpp"
-#include "solvers/lbm/shan_chen_mixture.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/wall_rules.hpp"
+#include "solvers/lbm/collision/macroscopic.hpp"
+#include "solvers/lbm/multiphase/shan_chen.hpp"
+#include "solvers/lbm/multiphase/shan_chen_mixture.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/walls/boundaries.hpp"
+#include "solvers/lbm/walls/wall_rules.hpp"
 
 namespace latte::lbm {
 
@@ -72,7 +72,7 @@ class MixtureSimulation {
     cross_force_ = zero;
   }
 
-  // Walls (boundaries.hpp); copied. Set before initialise, which gives the
+  // Walls (solvers/lbm/walls/boundaries.hpp); copied. Set before initialise, which gives the
   // solid cells their densities.
   void set_boundary(const Boundary& b) {
     if (!b.layout().same_as(f_[0].layout()))

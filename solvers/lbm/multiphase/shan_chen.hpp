@@ -5,7 +5,7 @@
 // coupling or temperature.
 //
 // Conventions (lattice units: spacing, time step and c = 1; c_s^2 = 1/3,
-// velocity_sets.hpp):
+// solvers/lbm/collision/velocity_sets.hpp):
 //   interaction force  F(x) = -G psi(x) sum_i w_i psi(x + c_i) c_i
 //   with the velocity set's own weights w_i. G < 0 attracts. Since
 //   sum_i w_i c_i c_i = c_s^2 I, a Taylor expansion gives
@@ -81,12 +81,12 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/equilibrium.hpp"
-#include "solvers/lbm/macroscopic.hpp"
-#include "solvers/lbm/shan_chen_wetting.hpp"
-#include "solvers/lbm/simulation.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/velocity_sets.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"
+#include "solvers/lbm/collision/macroscopic.hpp"
+#include "solvers/lbm/collision/velocity_sets.hpp"
+#include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/multiphase/shan_chen_wetting.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
 
 namespace latte::lbm {
 

@@ -5,7 +5,7 @@
 // The site functors of one step; mixture_simulation.hpp owns the fields and
 // issues the statements.
 //
-// Conventions (lattice units, c_s^2 = 1/3, velocity_sets.hpp):
+// Conventions (lattice units, c_s^2 = 1/3, solvers/lbm/collision/velocity_sets.hpp):
 //   pseudopotential   psi_sigma = rho_sigma (the usual choice for
 //                     immiscible mixtures: the force then stays bounded by
 //                     the densities, whatever the coupling).
@@ -42,18 +42,18 @@
 // Collision (BGK, per component, omega = 1 / tau(x)):
 //   f_sigma,i' = f_sigma,i - omega (f_sigma,i - f_i^eq(rho_sigma, u))
 //                + (1 - omega / 2) S_i(u, F_sigma)
-// with Guo's S_i of collision.hpp. Each component's mass is conserved
+// with Guo's S_i of solvers/lbm/collision/collision.hpp. Each component's mass is conserved
 // (sum_i f^eq = rho_sigma, sum_i S_i = 0); the momentum of both together
 // grows by F_1 + F_2 per step.
 
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/collision.hpp"
-#include "solvers/lbm/equilibrium.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/velocity_sets.hpp"
-#include "solvers/lbm/wall_rules.hpp"
+#include "solvers/lbm/collision/collision.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"
+#include "solvers/lbm/collision/velocity_sets.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/walls/wall_rules.hpp"
 
 namespace latte::lbm {
 
@@ -157,7 +157,7 @@ LATTE_INLINE Populations<V, VS::q> mixture_relax(const Populations<V, VS::q>& f,
 
 // One pull-scheme update of component C, reading both components'
 // streamed populations (the common velocity needs both): a periodic
-// lattice, or half-way bounce-back walls (the rule of wall_rules.hpp applied
+// lattice, or half-way bounce-back walls (the rule of solvers/lbm/walls/wall_rules.hpp applied
 // to each component; a solid cell keeps its record).
 template <class VS, int C, class Walls>
 struct MixtureUpdate {
@@ -237,7 +237,7 @@ struct MixtureDensitiesWithWalls {
 
 // u = (j_1 + j_2 - (F_1 + F_2) / 2) / rho from the stored post-collision
 // populations (the mean of before and after the step's forcing, as
-// macroscopic.hpp's velocity), with the cross force of the step taken.
+// solvers/lbm/collision/macroscopic.hpp's velocity), with the cross force of the step taken.
 template <class VS>
 struct MixtureVelocity {
   static constexpr const char* name = "mixture_velocity";

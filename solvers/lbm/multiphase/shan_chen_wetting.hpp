@@ -1,6 +1,6 @@
 #pragma once
 // Wetting walls for the Shan–Chen model (shan_chen.hpp): a fluid next to a
-// half-way bounce-back wall (wall_rules.hpp) feels the wall through the
+// half-way bounce-back wall (solvers/lbm/walls/wall_rules.hpp) feels the wall through the
 // same interaction force as through the fluid,
 //   F(x) = -G psi(x) sum_i w_i psi(x + c_i) c_i,
 // where a solid neighbour x + c_i contributes the wall pseudopotential
@@ -32,9 +32,9 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/collision.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/wall_rules.hpp"
+#include "solvers/lbm/collision/collision.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/walls/wall_rules.hpp"
 
 namespace latte::lbm {
 

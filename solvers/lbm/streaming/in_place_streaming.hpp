@@ -14,7 +14,7 @@
 // Steps alternate between two statements:
 //   push step   (swapped -> pushed): cell x reads f*_i(x - c_i) at
 //               (x - c_i, opp i), collides, writes f*_i(x) to (x + c_i, i)
-//               (a push statement, dsl/push.hpp);
+//               (a push statement, dsl/statements/push.hpp);
 //   local step  (pushed -> swapped): cell x reads f_i(x) at (x, i), collides,
 //               writes f*_i(x) to (x, opp i).
 // In both, each cell reads and writes the same Q locations: (x + c_k, k)
@@ -22,7 +22,7 @@
 // its own record in the local step. No cell touches another's, so the
 // statements run in place in any order, threads and ranks alike.
 //
-// Walls (half-way bounce-back, wall_rules.hpp): where x - c_i is
+// Walls (half-way bounce-back, solvers/lbm/walls/wall_rules.hpp): where x - c_i is
 // solid, the incoming population is f*_opp(i)(x) of the previous step plus
 // the moving-wall term. After a local step that lies at (x, i); after a push
 // step at (x - c_i, opp i), in the solid cell's record, a location x owns.
@@ -37,19 +37,19 @@
 //
 // The two steps are accessors (AaPushStep, AaLocalStep below, with the
 // interface of PullStreaming in stream_collide.hpp), composed with any
-// collision model and wall rule by lattice_update.hpp. In the names of
+// collision model and wall rule by solvers/lbm/update/lattice_update.hpp. In the names of
 // Bailey et al., the local step is the AA pattern's even step and the push
 // step its odd one.
 
 #include <utility>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/stream_collide.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
 
 namespace latte::lbm {
 
-// The tag that asks a Simulation (simulation.hpp) or a ThermalSimulation
-// (thermal.hpp) for in-place streaming.
+// The tag that asks a Simulation (solvers/lbm/flow/simulation.hpp) or a ThermalSimulation
+// (solvers/lbm/thermal/thermal.hpp) for in-place streaming.
 struct InPlaceStreaming {};
 inline constexpr InPlaceStreaming in_place_streaming{};
 

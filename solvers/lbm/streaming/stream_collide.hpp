@@ -6,7 +6,7 @@
 // Each streamed population is a shift of one element of f by -c_i
 // (diagonal displacements included); the Q of them are packed into one site
 // value and handed ONCE to the site functor of the update
-// (lattice_update.hpp), which computes moments, equilibrium and relaxation
+// (solvers/lbm/update/lattice_update.hpp), which computes moments, equilibrium and relaxation
 // (expression nodes do not share common sub-expressions, so packing first is
 // what keeps it to one evaluation). The statement reads f at each site's
 // neighbours and writes f_next once: 2 x Q reals of memory traffic per cell
@@ -18,12 +18,12 @@
 // post-collision populations of x lie (the walls reflect them), what a
 // solid cell keeps, and which statement writes the result. The AA pattern's
 // two accessors are in in_place_streaming.hpp, the wall rules in
-// wall_rules.hpp.
+// solvers/lbm/walls/wall_rules.hpp.
 
 #include <utility>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/collision.hpp"
+#include "solvers/lbm/collision/collision.hpp"
 
 namespace latte::lbm {
 
@@ -81,7 +81,7 @@ auto values_along_velocities(const B& b) {
 }
 
 // The pull scheme's accessor (the interface every streaming pattern has;
-// lattice_update.hpp composes it with a collision model and wall rules):
+// solvers/lbm/update/lattice_update.hpp composes it with a collision model and wall rules):
 //   incoming<VS>(f)      the Q populations that collide at x, as one expression
 //   beside<VS>(f)        the populations walls need (read only with walls)
 //   previous(in, beside) f*(x) of the previous step in natural order (what a

@@ -1,7 +1,7 @@
 #pragma once
 // A scalar carried by the flow and diffusing (a temperature T, a
 // concentration) as a second distribution g_i on its own velocity set,
-// D2Q5 or D3Q7 (velocity_sets.hpp), in lattice units (lattice spacing and
+// D2Q5 or D3Q7 (solvers/lbm/collision/velocity_sets.hpp), in lattice units (lattice spacing and
 // time step 1):
 //
 //   T = sum_i g_i
@@ -24,13 +24,13 @@
 // large tau_T (alpha much above cs2/2) degrades the accuracy in time.
 //
 // The collision object carries its rate, as the flow's models do
-// (collision.hpp), so one compiled statement serves every tau_T.
+// (solvers/lbm/collision/collision.hpp), so one compiled statement serves every tau_T.
 
 #include <stdexcept>
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/equilibrium.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"
 
 namespace latte::lbm {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The Boussinesq coupling of a temperature (thermal.hpp) to a flow
-// (simulation.hpp). The density varies with temperature only where it
+// (solvers/lbm/flow/simulation.hpp). The density varies with temperature only where it
 // meets gravity, rho = rho0 (1 - beta (T - T_ref)); the weight rho0 g of
 // the reference density is balanced by the pressure and dropped, which
 // leaves the buoyancy force density

@@ -4,7 +4,7 @@
 // BGK with tau_T, alpha = cs2 (tau_T - 1/2)), two population fields
 // swapped every step (the pull scheme) or, constructed with
 // in_place_streaming, one field updated in place (the AA pattern of
-// in_place_streaming.hpp, as the flow's Simulation), optional fixed-
+// solvers/lbm/streaming/in_place_streaming.hpp, as the flow's Simulation), optional fixed-
 // temperature, heat-flux and adiabatic walls (thermal_walls.hpp), half-way
 // or, with two lattices, curved (thermal_curved_walls.hpp). Each step is one
 // fused statement (thermal_update.hpp) that reads the fluid velocity at
@@ -21,7 +21,7 @@
 // walls' temperatures are in the boundary field, not in them): leave them
 // out of averages (nusselt.hpp does). In place a solid cell's record holds
 // the populations that bounce back from it, not its own, and in natural
-// order it reads as w_i, T = 1 at rest (in_place_streaming.hpp).
+// order it reads as w_i, T = 1 at rest (solvers/lbm/streaming/in_place_streaming.hpp).
 //
 // Either way populations() and temperature() show the post-collision
 // populations in natural order: in place, the field is brought to that
@@ -36,11 +36,11 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/advection_diffusion.hpp"
-#include "solvers/lbm/in_place_streaming.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/thermal_update.hpp"
-#include "solvers/lbm/thermal_walls.hpp"
+#include "solvers/lbm/streaming/in_place_streaming.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/thermal/advection_diffusion.hpp"
+#include "solvers/lbm/thermal/thermal_update.hpp"
+#include "solvers/lbm/thermal/thermal_walls.hpp"
 
 namespace latte::lbm {
 
@@ -151,12 +151,12 @@ class ThermalSimulation {
   double tau() const { return model_.tau(); }
   double diffusivity() const { return diffusivity_from_tau<VS>(model_.tau()); }
   long time() const { return time_; }
-  // For restarts (thermal_checkpoint.hpp): the clock and the rate.
+  // For restarts (solvers/lbm/io/thermal_checkpoint.hpp): the clock and the rate.
   void set_time(long t) { time_ = t; }
   void set_tau(double tau) { model_ = AdvectionDiffusionBgk::from_tau(tau); }
 
  private:
-  // Where g*_i(x) is stored (in_place_streaming.hpp).
+  // Where g*_i(x) is stored (solvers/lbm/streaming/in_place_streaming.hpp).
   enum class Storage { natural, swapped, pushed };
 
   void check_dimensions(const Geometry& geometry) const {

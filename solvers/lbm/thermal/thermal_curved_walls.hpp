@@ -1,7 +1,7 @@
 #pragma once
 // Curved thermal walls: the temperature's walls of thermal_walls.hpp
 // (fixed temperature, fixed heat flux, adiabatic) placed where a curved
-// obstacle really cuts each link, not half-way, as curved_walls.hpp does
+// obstacle really cuts each link, not half-way, as solvers/lbm/walls/curved_walls.hpp does
 // for the flow.
 //
 // A wall link joins a fluid site x to a solid site x - c_k; the wall cuts
@@ -54,9 +54,9 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "lattice/site_walk.hpp"
-#include "solvers/lbm/curved_walls.hpp"
-#include "solvers/lbm/thermal_walls.hpp"
+#include "lattice/layout/site_walk.hpp"
+#include "solvers/lbm/thermal/thermal_walls.hpp"
+#include "solvers/lbm/walls/curved_walls.hpp"
 
 namespace latte::lbm {
 

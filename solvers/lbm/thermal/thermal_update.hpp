@@ -1,8 +1,8 @@
 #pragma once
 // One update of the transported scalar (advection_diffusion.hpp) as one
 // fused statement: streaming, walls and BGK collision in a single pass, as
-// the flow's update (lattice_update.hpp), and with the same pieces: a
-// streaming accessor (PullStreaming of stream_collide.hpp: each incoming
+// the flow's update (solvers/lbm/update/lattice_update.hpp), and with the same pieces: a
+// streaming accessor (PullStreaming of solvers/lbm/streaming/stream_collide.hpp: each incoming
 // population a shift of one element of g by -c_i, packed once), the wall
 // rule of thermal_walls.hpp (or of thermal_curved_walls.hpp) and the
 // collision object. The fluid velocity is
@@ -16,11 +16,11 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/advection_diffusion.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/thermal_curved_walls.hpp"
-#include "solvers/lbm/thermal_walls.hpp"
-#include "solvers/lbm/wall_rules.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/thermal/advection_diffusion.hpp"
+#include "solvers/lbm/thermal/thermal_curved_walls.hpp"
+#include "solvers/lbm/thermal/thermal_walls.hpp"
+#include "solvers/lbm/walls/wall_rules.hpp"
 
 namespace latte::lbm {
 namespace functors {

@@ -1,7 +1,7 @@
 #pragma once
 // Walls for the transported scalar (advection_diffusion.hpp) on the solid
 // cells of a boundary field, half-way between the last fluid cell and the
-// first solid one, as the flow's half-way bounce-back (wall_rules.hpp). The
+// first solid one, as the flow's half-way bounce-back (solvers/lbm/walls/wall_rules.hpp). The
 // field holds per site {solid, fixed, value}: solid = 1 on solid cells, 0 on
 // fluid; on solid cells fixed = 1 holds the wall at the temperature
 // T_w = value, and fixed = 0 lets the heat flux q_w = value (per unit of
@@ -33,8 +33,8 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "lattice/site_walk.hpp"
-#include "solvers/lbm/equilibrium.hpp"
+#include "lattice/layout/site_walk.hpp"
+#include "solvers/lbm/collision/equilibrium.hpp"
 
 namespace latte::lbm {
 

@@ -2,12 +2,12 @@
 // One lattice-Boltzmann update as one fused statement, composed of three
 // independent parts:
 //   a streaming pattern (accessor): PullStreaming (two lattices,
-//     stream_collide.hpp), AaPushStep and AaLocalStep (in place,
-//     in_place_streaming.hpp): where the colliding populations come from and
+//     solvers/lbm/streaming/stream_collide.hpp), AaPushStep and AaLocalStep (in place,
+//     solvers/lbm/streaming/in_place_streaming.hpp): where the colliding populations come from and
 //     how the result is stored;
-//   a collision model object with its rates: Bgk, Trt, Mrt (collision.hpp),
+//   a collision model object with its rates: Bgk, Trt, Mrt (solvers/lbm/collision/collision.hpp),
 //     or any type with their interface;
-//   a wall rule: NoWalls, HalfWayWalls, CurvedWalls (wall_rules.hpp).
+//   a wall rule: NoWalls, HalfWayWalls, CurvedWalls (solvers/lbm/walls/wall_rules.hpp).
 // The site functor below is written once for all of them: it replaces each
 // population whose upstream cell is solid by the wall's, collides, keeps a
 // solid cell's record as the pattern says, and stores. The body force is an
@@ -21,10 +21,10 @@
 #include <type_traits>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/collision.hpp"
-#include "solvers/lbm/in_place_streaming.hpp"
-#include "solvers/lbm/stream_collide.hpp"
-#include "solvers/lbm/wall_rules.hpp"
+#include "solvers/lbm/collision/collision.hpp"
+#include "solvers/lbm/streaming/in_place_streaming.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/walls/wall_rules.hpp"
 
 namespace latte::lbm {
 namespace functors {

@@ -1,5 +1,5 @@
 #pragma once
-// Building the boundary field the bounce-back step reads (stream_collide.hpp):
+// Building the boundary field the bounce-back step reads (solvers/lbm/streaming/stream_collide.hpp):
 // per site {solid, u_w...}. Geometry comes from a predicate on coordinates
 // (walls, a cylinder, a sphere) or from a mask file, so users can drop in
 // obstacles without touching the solver.
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "lattice/site_walk.hpp"
+#include "lattice/layout/site_walk.hpp"
 
 namespace latte::lbm {
 

@@ -11,7 +11,7 @@
 //   q >= 1/2:  f_k(x) = [f*_o(x) + (2q - 1) f*_k(x)] / (2q)
 // plus the moving-wall term 2 w_k rho_w (c_k.u_w) / c_s^2, divided by 2q on
 // the second branch. q = 1/2 is the half-way bounce-back of
-// stream_collide.hpp. f*_o(x + c_k) is population o streamed into x, which
+// solvers/lbm/streaming/stream_collide.hpp. f*_o(x + c_k) is population o streamed into x, which
 // the pull scheme reads anyway; where x + c_k is solid too (a gap one cell
 // wide) the link falls back to half-way bounce-back. The scheme is second
 // order in the wall position for any q.
@@ -27,8 +27,8 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "lattice/site_walk.hpp"
-#include "solvers/lbm/stream_collide.hpp"
+#include "lattice/layout/site_walk.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
 
 namespace latte::lbm {
 
@@ -99,7 +99,7 @@ namespace detail {
 // (half-way where x + c_k is solid too: the lower branch reads the
 // population streamed from there), the upper branch, given times 2q, from
 // 1/2 on. The flow's interpolated bounce-back and the temperature's
-// interpolated anti-bounce-back (thermal_curved_walls.hpp) both place
+// interpolated anti-bounce-back (solvers/lbm/thermal/thermal_curved_walls.hpp) both place
 // their walls through it.
 template <class V, class Mask>
 LATTE_INLINE V interpolated_link(const V& q, const Mask& beyond_is_solid, const V& half_way, const V& lower,

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/stream_collide.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
 
 namespace latte::lbm {
 

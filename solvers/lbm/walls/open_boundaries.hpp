@@ -15,7 +15,7 @@
 // evaluates it into fresh storage, so it stays correct.
 
 #include "dsl/latte.hpp"
-#include "solvers/lbm/macroscopic.hpp"
+#include "solvers/lbm/collision/macroscopic.hpp"
 
 namespace latte::lbm {
 namespace functors {

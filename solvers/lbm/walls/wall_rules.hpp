@@ -3,10 +3,10 @@
 // the one that would have streamed from a solid cell. Each rule is a host
 // descriptor (the fields it reads, as extra operands of the update) and a
 // site rule, value<VS, i>(previous, incoming, upstream, data...), that
-// lattice_update.hpp calls for every population whose upstream cell x - c_i
+// solvers/lbm/update/lattice_update.hpp calls for every population whose upstream cell x - c_i
 // is solid. `previous` is f*(x), the post-collision populations of x from
 // the previous step in natural order (the streaming pattern finds them,
-// stream_collide.hpp and in_place_streaming.hpp), `incoming` what streamed
+// solvers/lbm/streaming/stream_collide.hpp and solvers/lbm/streaming/in_place_streaming.hpp), `incoming` what streamed
 // into x, and upstream[i] the boundary record {solid, u_w...} at x - c_i.
 //
 // Half-way bounce-back: the population that left x towards the wall in the
@@ -23,8 +23,8 @@
 
 #include <type_traits>
 
-#include "solvers/lbm/curved_walls.hpp"
-#include "solvers/lbm/stream_collide.hpp"
+#include "solvers/lbm/streaming/stream_collide.hpp"
+#include "solvers/lbm/walls/curved_walls.hpp"
 
 namespace latte::lbm {
 

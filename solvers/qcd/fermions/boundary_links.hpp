@@ -1,6 +1,6 @@
 #pragma once
 // The links a fermion operator reads: the gauge field with the fermion
-// boundary phases of solvers/qcd/fermion_boundary.hpp on the forward links
+// boundary phases of solvers/qcd/fermions/fermion_boundary.hpp on the forward links
 // that cross the global boundary (U_mu(x) at x_mu = L_mu - 1 times
 // e^{i pi theta_mu}).
 //
@@ -17,16 +17,16 @@
 #include <memory>
 
 #include "dsl/latte.hpp"
-#include "lattice/coordinate_field.hpp"
-#include "solvers/qcd/fermion_boundary.hpp"
-#include "solvers/qcd/gauge_field.hpp"
-#include "solvers/qcd/precompiled_instances.hpp"
+#include "lattice/fields/coordinate_field.hpp"
+#include "solvers/qcd/fermions/fermion_boundary.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/fermions/precompiled_instances.hpp"
 
 namespace latte {
 
 // U_mu(x) -> e^{i pi theta_mu} U_mu(x) where x_mu = L_mu - 1, for every mu
 // with a phase; in place. Declared here, defined below: not inline, so that
-// a build compiles its statements once (solvers/qcd/precompiled_instances.hpp)
+// a build compiles its statements once (solvers/qcd/fermions/precompiled_instances.hpp)
 // instead of in every file that builds a Wilson operator.
 template <class R, class W>
 void apply_boundary_phases(GaugeField<R, W>& U, const FermionBoundary& boundary);

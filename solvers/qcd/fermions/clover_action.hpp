@@ -2,15 +2,15 @@
 // The Wilson-clover (Sheikholeslami-Wohlert) operator
 //   M = 4 + m - 1/2 Dslash + (c_sw/4) sum_{mu,nu} i sigma_{mu nu} F_{mu nu}
 //     = T - 1/2 Dslash,      T = 4 + m + c_sw sum_{mu<nu} (i/2) sigma_{mu nu} F_{mu nu},
-// with Dslash and its sign as for Wilson (solvers/qcd/wilson_dirac.hpp) and
-// T the site-diagonal clover term (solvers/qcd/clover_term.hpp: conventions,
+// with Dslash and its sign as for Wilson (solvers/qcd/fermions/wilson_dirac.hpp) and
+// T the site-diagonal clover term (solvers/qcd/fermions/clover_term.hpp: conventions,
 // storage and inverse). T is hermitian and commutes with gamma_5, so
 // M^+ = T - 1/2 Dslash^+ = gamma_5 M gamma_5. c_sw = 0, or a gauge field with
 // F = 0, gives the Wilson operator.
 //
-// The fermion boundary (solvers/qcd/fermion_boundary.hpp; periodic by
+// The fermion boundary (solvers/qcd/fermions/fermion_boundary.hpp; periodic by
 // default) enters the hopping term only, through the phased links Wilson's
-// operators read (solvers/qcd/boundary_links.hpp). T is computed from the
+// operators read (solvers/qcd/fermions/boundary_links.hpp). T is computed from the
 // gauge field as given, without the phases: every term of F_{mu nu} is a
 // closed loop (a plaquette), and a loop that crosses the boundary forward
 // in mu crosses it backward too, so e^{i pi theta_mu} and its conjugate
@@ -19,7 +19,7 @@
 // ones need no copy, and one clover term serves every boundary.
 //
 // The actions below supply what the generic operators, Schur complement and
-// solves take (solvers/qcd/fermion_action.hpp); the hopping term is Wilson's.
+// solves take (solvers/qcd/fermions/fermion_action.hpp); the hopping term is Wilson's.
 //
 // Flops (per site and right-hand side):
 //   T psi                    504 (clover_term.hpp)
@@ -29,18 +29,15 @@
 //                            (Moo^-1) + 2 x 24 (kappa^2 x, the difference) = 3696
 // against Wilson's 1392 and 2712.
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "solvers/qcd/clover_term.hpp"
-#include "solvers/qcd/even_odd_operator.hpp"
-#include "solvers/qcd/even_odd_solve.hpp"
-#include "solvers/qcd/wilson_dirac.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+#include "solvers/qcd/fermions/clover_term.hpp"
+#include "solvers/qcd/fermions/even_odd_operator.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
 
 namespace latte {
 
@@ -207,44 +204,5 @@ class CloverEvenOdd : public EvenOddOperator<CloverEvenOddAction<R, W>> {
   double c_sw() const { return this->action().c_sw(); }
   const FermionBoundary& boundary() const { return this->action().boundary(); }
 };
-
-// Even-odd preconditioned CG for the clover operator.
-template <class R, class W, class Site>
-SolverReport solve_clover_even_odd(const CloverEvenOdd<R, W>& schur, const CloverDirac<R, W>& M,
-                                   Lattice<Site, W>& x, const Lattice<Site, W>& b, const SolverControl& control) {
-  return solve_even_odd(schur, M, x, b, control, "Latte even-odd clover solve");
-}
-
-// The single-precision twin of a double clover Schur operator: links and
-// clover term (and its inverse) rounded from the double ones, on the same
-// lanes, and the same boundary (its phases applied to the rounded links, as
-// for Wilson's twin). It owns its single-precision links.
-template <class W>
-class SingleCloverEvenOdd {
- public:
-  using SingleWidth = MatchingSingleWidth<W>;
-  explicit SingleCloverEvenOdd(const CloverDirac<double, W>& M)
-      : U_(single_precision_links(M.gauge())),
-        term_(CloverTerm<float, SingleWidth>::rounded_from(M.clover_term())),
-        schur_(U_, term_, M.boundary()) {}
-  const CloverEvenOdd<float, SingleWidth>& schur() const { return schur_; }
-
- private:
-  GaugeField<float, SingleWidth> U_;
-  CloverTerm<float, SingleWidth> term_;
-  CloverEvenOdd<float, SingleWidth> schur_;
-};
-
-// Even-odd preconditioning and mixed precision together (defect correction
-// on the Schur system with the single twin inside).
-template <class W>
-SolverReport solve_clover_even_odd_mixed(const CloverEvenOdd<double, W>& schur,
-                                         const CloverEvenOdd<float, MatchingSingleWidth<W>>& schur_single,
-                                         const CloverDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
-                                         const Lattice<Spinor<double>, W>& b, const SolverControl& control,
-                                         const MixedPrecisionControl& mixed = {}) {
-  return solve_even_odd_mixed(schur, schur_single, M, x, b, control, mixed,
-                              "Latte even-odd mixed-precision clover solve");
-}
 
 }  // namespace latte

@@ -6,7 +6,7 @@
 // clover blocks) has a variation of the form
 //   dS = sum_x sum_{mu<nu} Re tr(dF_{mu nu}(x) Lambda_{mu nu}(x))
 // with a colour matrix Lambda per plane and site (below: "the insertion").
-// With F = (Q - Q^+)/8 (solvers/qcd/clover_field.hpp),
+// With F = (Q - Q^+)/8 (solvers/qcd/gauge/clover_field.hpp),
 //   Re tr(dF Lambda) = Re tr(dQ L),     L = (Lambda - Lambda^+) / 8,
 // and Q_{mu nu}(x) is the sum of the four plaquettes through x, each a
 // closed path from x turning the same way (mu, then nu). Varying U_mu(x)
@@ -20,14 +20,14 @@
 //                   + U_nu^+(x-nu) (L(x-nu) U_mu(x-nu) + U_mu(x-nu) L(x-nu+mu)) U_nu(x-nu+mu)] U_mu^+(x),
 // W = U_nu(x+mu) U_mu^+(x+nu) U_nu^+(x) the upper staple run backwards and
 // V = U_nu^+(x-nu) U_mu(x-nu) U_nu(x-nu+mu) the lower staple
-// (solvers/qcd/gauge_action.hpp), and dS = sum Re tr(w_mu O_mu) with
+// (solvers/qcd/gauge/gauge_action.hpp), and dS = sum Re tr(w_mu O_mu) with
 // O_mu = sum_{nu != mu} O_{mu nu}. For nu < mu the plane is stored as
 // (nu, mu): F_{mu nu} = -F_{nu mu}, so L_{mu nu} = -L_{nu mu}. The momentum
-// step is then P_mu += (eps / 2) Ta(O_mu) (solvers/qcd/fermion_force.hpp).
+// step is then P_mu += (eps / 2) Ta(O_mu) (solvers/qcd/fermions/fermion_force.hpp).
 //
 // The insertions. With T = 4 + m + sum_{mu<nu} S_{mu nu} (x) F_{mu nu},
 // S_{mu nu} = (i c_sw / 2) sigma_{mu nu} = -(c_sw / 2) gamma_mu gamma_nu
-// (sigma_{mu nu} = i gamma_mu gamma_nu for mu != nu; solvers/qcd/clover_term.hpp):
+// (sigma_{mu nu} = i gamma_mu gamma_nu for mu != nu; solvers/qcd/fermions/clover_term.hpp):
 //   pseudofermions, -2 Re(Y^+ dT X):   Lambda = -2 sum_spin X (x) (S^+ Y)^+
 //                                             = -c_sw sum_spin X (x) (gamma_mu gamma_nu Y)^+
 //   -2 sum_{x odd} log det T(x), -2 tr(T^-1 dT):
@@ -36,13 +36,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dsl/expr/spin.hpp"
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/spin.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/clover_field.hpp"
-#include "solvers/qcd/clover_term.hpp"
-#include "solvers/qcd/fermion_force.hpp"
-#include "solvers/qcd/gauge_action.hpp"
+#include "solvers/qcd/fermions/clover_term.hpp"
+#include "solvers/qcd/fermions/fermion_force.hpp"
+#include "solvers/qcd/gauge/clover_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
 
 namespace latte {
 
@@ -106,7 +106,7 @@ void clover_insertion_from_spinors(CloverInsertion<R, W>& lambda, const Psi& X, 
 namespace functors {
 
 // Lambda_{ab} = sum_{s,s'} (T^-1)_{(s a),(s' b)} C_{s' s} from a site's
-// stored inverse (two chiral blocks, solvers/qcd/clover_term.hpp) and a spin
+// stored inverse (two chiral blocks, solvers/qcd/fermions/clover_term.hpp) and a spin
 // matrix C that is block diagonal like T: C = -2 S_{mu nu} for the log det.
 // C's blocks are held per block b as c[b][j][i] = C_{2b+j, 2b+i}.
 struct CloverTraceInsertion {
@@ -164,7 +164,7 @@ namespace clover_force_detail {
 
 // The functor for plane (mu, nu) with C = factor * S_{mu nu}, S the spin
 // matrix of the clover term: (i c_sw / 2) sigma_{mu nu}, sigma built from
-// the gamma matrices of lattice/gamma.hpp.
+// the gamma matrices of lattice/tensors/gamma.hpp.
 template <int Mu, int Nu>
 functors::CloverTraceInsertion trace_insertion(double c_sw, double factor) {
   const SpinMatrix<double> g_mu = gamma_matrix<Mu>(), g_nu = gamma_matrix<Nu>();

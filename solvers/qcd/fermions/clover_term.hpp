@@ -3,11 +3,11 @@
 // operator, T = (4 + m) + c_sw sum_{mu<nu} (i/2) sigma_{mu nu} F_{mu nu},
 // stored per site in compact form, with its inverse.
 //
-// Conventions (the operator as a whole: solvers/qcd/clover_action.hpp):
+// Conventions (the operator as a whole: solvers/qcd/fermions/clover_action.hpp):
 //   sigma_{mu nu} = (i/2) [gamma_mu, gamma_nu], hermitian, in the gamma basis
-//     of lattice/gamma.hpp;
+//     of lattice/tensors/gamma.hpp;
 //   F_{mu nu} = (Q_{mu nu} - Q_{mu nu}^+) / 8, the anti-hermitian clover-leaf
-//     average of solvers/qcd/clover_field.hpp, its trace kept;
+//     average of solvers/qcd/gauge/clover_field.hpp, its trace kept;
 //   (c_sw/4) sum_{mu,nu} i sigma F = c_sw sum_{mu<nu} (i/2) sigma F, since
 //     sigma and F are both antisymmetric in (mu, nu). i F is hermitian, so T is.
 //
@@ -39,7 +39,7 @@
 // applying T does. A pivot <= 0 (c_sw large against 4 + m on a rough field)
 // is an error that names the site, its parity, the block and the pivot.
 //
-// Flops per site of T psi (counted the usual way, lattice/complex.hpp): per
+// Flops per site of T psi (counted the usual way, lattice/tensors/complex.hpp): per
 // block, 6 real x complex products (12) and 30 complex multiply-adds (240,
 // each off-diagonal entry used as itself and conjugated): 252; a site 504.
 
@@ -50,11 +50,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "dsl/expr/precision_cast.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/precision_cast.hpp"
-#include "lattice/peek_poke.hpp"
-#include "solvers/qcd/clover_field.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "lattice/fields/peek_poke.hpp"
+#include "solvers/qcd/gauge/clover_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

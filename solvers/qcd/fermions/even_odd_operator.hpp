@@ -1,6 +1,6 @@
 #pragma once
 // The even-odd (red-black) Schur complement of any action with even-odd
-// blocks (solvers/qcd/fermion_action.hpp), written once.
+// blocks (solvers/qcd/fermions/fermion_action.hpp), written once.
 //
 // Eliminating the odd sites of M x = b leaves, on the even ones,
 //   Mhat = Mee - Meo Moo^-1 Moe,                        Mhat x_e = bhat_e,
@@ -11,7 +11,7 @@
 // solves always have). Of the possible forms it is the one where
 //   - |b - M x| = |bhat_e - Mhat x_e| exactly once the odd sites are
 //     reconstructed, so the solver's tolerance carries over to the whole
-//     system by a known factor (solvers/qcd/even_odd_solve.hpp);
+//     system by a known factor (solvers/qcd/solves/even_odd_solve.hpp);
 //   - only Moo^-1 is needed, once per application, on the odd sites: no
 //     inverse on the even sites, where Mee applies as it is;
 //   - for a constant diagonal A it is A - kappa^2 / A H_eo H_oe, Wilson's
@@ -32,7 +32,7 @@
 #include <memory>
 #include <utility>
 
-#include "solvers/qcd/fermion_action.hpp"
+#include "solvers/qcd/fermions/fermion_action.hpp"
 
 namespace latte {
 

@@ -1,10 +1,10 @@
 #pragma once
 // The fermion-action interface: what a lattice Dirac operator supplies so
 // that its operators, its even-odd Schur complement and its solves are
-// written once (solvers/qcd/fermion_operator.hpp, even_odd_operator.hpp,
-// even_odd_solve.hpp). A new action (clover, twisted mass, a test's toy)
+// written once (solvers/qcd/fermions/fermion_operator.hpp, even_odd_operator.hpp,
+// solvers/qcd/solves/even_odd_solve.hpp). A new action (clover, twisted mass, a test's toy)
 // writes only the members below, each returning a DSL expression; Wilson is
-// solvers/qcd/wilson_dirac.hpp (whole lattice) and wilson_even_odd.hpp
+// solvers/qcd/fermions/wilson_dirac.hpp (whole lattice) and wilson_even_odd.hpp
 // (blocks).
 //
 // Conventions. Every member template takes Sign: +1 for M, -1 for its adjoint

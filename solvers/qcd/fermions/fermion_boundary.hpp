@@ -13,7 +13,7 @@
 // with them). Every other link is untouched. On the free field the
 // momenta become p_mu = (2 pi n_mu + pi theta_mu) / L_mu.
 // The gauge field itself stays periodic: the phase belongs to the fermion
-// operator (solvers/qcd/boundary_links.hpp builds its links).
+// operator (solvers/qcd/fermions/boundary_links.hpp builds its links).
 
 #include <array>
 #include <cmath>

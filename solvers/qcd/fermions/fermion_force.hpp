@@ -3,7 +3,7 @@
 // Wilson-type operator: the spinor outer products along every link.
 //
 // Conventions. Links move as U_mu(x) -> exp(s w) U_mu(x) with w in su(3)
-// (solvers/qcd/molecular_dynamics.hpp); a term of the action S with
+// (solvers/qcd/update/molecular_dynamics.hpp); a term of the action S with
 //   dS/ds = sum_{x,mu} Re tr(w_mu(x) O_mu(x))
 // has the force F_mu = -1/2 Ta(O_mu) (Ta the traceless anti-hermitian
 // part: Re tr(w O) = tr(w Ta(O)) = <w, -1/2 Ta(O)> with <X, Y> = -2 tr(X Y)),
@@ -11,7 +11,7 @@
 //
 // Two flavours. S = phi^+ (M^+ M)^-1 phi with X = (M^+ M)^-1 phi and
 // Y = M X has dS = -X^+ d(M^+ M) X = -2 Re(Y^+ dM X). For
-// M = T - 1/2 Dslash (Wilson: T = 4 + m; clover: solvers/qcd/clover_action.hpp)
+// M = T - 1/2 Dslash (Wilson: T = 4 + m; clover: solvers/qcd/fermions/clover_action.hpp)
 // the hopping term gives dS = Re(Y^+ dDslash X), and with
 //   Dslash psi(x) = sum_mu (1 - gamma_mu) U_mu(x) psi(x + mu)
 //                        + (1 + gamma_mu) U_mu^+(x - mu) psi(x - mu)
@@ -21,18 +21,18 @@
 //           - sum_spin X(x) (x) [U_mu(x) (1 + gamma_mu) Y(x + mu)]^+,
 // with (a (x) b^+)_{ij} = a_i conj(b_j) the colour outer product. Since
 // (1 + s gamma_mu) / 2 is a projector and (1 + s gamma_mu) psi =
-// (h, s A_mu^+ h) with h = spin_project<mu, s>(psi) (lattice/gamma.hpp, A_mu
+// (h, s A_mu^+ h) with h = spin_project<mu, s>(psi) (lattice/tensors/gamma.hpp, A_mu
 // unitary), sum_spin a (x) [(1 + s gamma_mu) b]^+ = sum over the two
 // components of h_a (x) h_b^+: each outer product runs over half spinors.
 //
-// The boundary phases (solvers/qcd/fermion_boundary.hpp) enter through the
+// The boundary phases (solvers/qcd/fermions/fermion_boundary.hpp) enter through the
 // links the operator reads: the same formula with the phased links, whose
 // variation is w times themselves.
 
+#include "dsl/expr/spin.hpp"
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/spin.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 namespace functors {

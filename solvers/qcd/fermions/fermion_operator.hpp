@@ -1,15 +1,15 @@
 #pragma once
-// The whole-lattice operator of any action (solvers/qcd/fermion_action.hpp):
+// The whole-lattice operator of any action (solvers/qcd/fermions/fermion_action.hpp):
 // M and M^+ applied as one statement each, on a spinor field or a batch of
 // right-hand sides, and M fused with the norm of its result (CG's
 // <p, M^+ M p> = |M p|^2). This is what the solvers take as M
-// (solvers/qcd/wilson_solve.hpp: solve_wilson, relative_residuals; the
+// (solvers/qcd/solves/wilson_solve.hpp: solve_wilson, relative_residuals; the
 // even-odd solves' final residual).
 
 #include <concepts>
 #include <utility>
 
-#include "solvers/qcd/fermion_action.hpp"
+#include "solvers/qcd/fermions/fermion_action.hpp"
 
 namespace latte {
 
@@ -62,7 +62,7 @@ class FermionOperator {
 
 // The statements are defined outside the class, so that they are not inline:
 // a build can compile them once for its usual actions and precisions and let
-// every other file use that copy (solvers/qcd/precompiled_instances.hpp).
+// every other file use that copy (solvers/qcd/fermions/precompiled_instances.hpp).
 template <FermionAction Action>
 void FermionOperator<Action>::apply(Field& out, const Field& in) const {
   apply_signed<+1>(out, in);

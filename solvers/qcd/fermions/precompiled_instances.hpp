@@ -9,12 +9,12 @@
 // defines the matching macro below as `template` before including the
 // solver headers, e.g.
 //   #define LATTE_QCD_DOUBLE_INSTANCE template
-//   #include "solvers/qcd/wilson_even_odd.hpp"
-// (the mixed-precision file includes solvers/qcd/wilson_solve_mixed.hpp).
+//   #include "solvers/qcd/fermions/wilson_even_odd.hpp"
+// (the mixed-precision file includes solvers/qcd/solves/wilson_solve_mixed.hpp).
 // Elsewhere the macros are `extern template`: the other files use those
 // copies for the build's default SIMD width (DefaultWidth), and still
 // compile their own for any other width. This project's tests, examples and
-// benchmarks are built so (solvers/qcd/instances/ in the source tree); the
+// benchmarks are built so (solvers/qcd/solves/instances/ in the source tree); the
 // cuda backend is not (its statements are kernels that each file launches
 // itself).
 //
@@ -37,7 +37,7 @@
 #ifndef LATTE_QCD_MIXED_INSTANCE
 #define LATTE_QCD_MIXED_INSTANCE extern template
 #endif
-// Mirrors mixed_precision_available<DefaultWidth> (solvers/qcd/wilson_solve_mixed.hpp).
+// Mirrors mixed_precision_available<DefaultWidth> (solvers/qcd/solves/wilson_solve_mixed.hpp).
 #if LATTE_SIMD_BYTES == 16 && !defined(LATTE_BACKEND_SIMT) && !defined(LATTE_BACKEND_CUDA)
 #define LATTE_QCD_MIXED_PRECISION_INSTANCES 0
 #else

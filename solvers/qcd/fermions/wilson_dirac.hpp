@@ -1,7 +1,7 @@
 #pragma once
 // The Wilson Dirac operator, written as one DSL expression.
 //
-// Conventions (gamma basis in lattice/gamma.hpp, lattice units a = 1):
+// Conventions (gamma basis in lattice/tensors/gamma.hpp, lattice units a = 1):
 //   Dslash psi(x) = sum_mu (1 - gamma_mu) U_mu(x) psi(x + mu^)
 //                        + (1 + gamma_mu) U_mu^+(x - mu^) psi(x - mu^)
 //   M = (4 + m) - 1/2 Dslash,     M^+ = gamma_5 M gamma_5
@@ -10,8 +10,8 @@
 // Dslash^+ swaps the projectors: (1 + gamma_mu) forward, (1 - gamma_mu)
 // backward. The fermion boundary conditions (periodic by default,
 // antiperiodic in time or any U(1) twist) enter through the links the
-// operator reads: solvers/qcd/fermion_boundary.hpp has the convention,
-// solvers/qcd/boundary_links.hpp the phased links.
+// operator reads: solvers/qcd/fermions/fermion_boundary.hpp has the convention,
+// solvers/qcd/fermions/boundary_links.hpp the phased links.
 //
 // Each direction projects psi to a half spinor, shifts it (forward: after
 // nothing; backward: after multiplying by U^+ at the neighbour, so U(x - mu)
@@ -24,18 +24,18 @@
 #include <vector>
 
 #include "dsl/latte.hpp"
-#include "solvers/qcd/boundary_links.hpp"
-#include "solvers/qcd/fermion_boundary.hpp"
-#include "solvers/qcd/gauge_field.hpp"
-#include "solvers/qcd/fermion_operator.hpp"
-#include "solvers/qcd/precompiled_instances.hpp"
+#include "solvers/qcd/fermions/boundary_links.hpp"
+#include "solvers/qcd/fermions/fermion_boundary.hpp"
+#include "solvers/qcd/fermions/fermion_operator.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/fermions/precompiled_instances.hpp"
 
 namespace latte {
 
 // The two hopping terms of direction Mu. Sign = +1 for Dslash, -1 for Dslash^+.
 // U_here holds the links at the sites the result lives on, U_there those at
 // psi's sites: the same field on the whole lattice, the two checkerboards of
-// it in the even-odd form (solvers/qcd/wilson_even_odd.hpp).
+// it in the even-odd form (solvers/qcd/fermions/wilson_even_odd.hpp).
 template <int Mu, int Sign, class Link, class Psi>
 auto wilson_hop(const Link& U_here, const Link& U_there, const Psi& psi) {
   return spin_reconstruct<Mu, -Sign>(U_here * shift(spin_project<Mu, -Sign>(psi), Mu, +1)) +
@@ -63,7 +63,7 @@ inline std::string wilson_description(double mass, const FermionBoundary& bounda
   return boundary.is_periodic() ? text : text + ", " + boundary.describe();
 }
 
-// The Wilson action on the whole lattice (solvers/qcd/fermion_action.hpp):
+// The Wilson action on the whole lattice (solvers/qcd/fermions/fermion_action.hpp):
 // M psi as one expression. It keeps a reference to the gauge field, and for
 // a boundary other than periodic a copy of it with the boundary phases (the
 // links its statements read; shared by the action's copies). That copy is
@@ -106,7 +106,7 @@ class WilsonAction {
 };
 
 // M, M^+ and Dslash of the Wilson action on fields and batches of them
-// (solvers/qcd/fermion_operator.hpp).
+// (solvers/qcd/fermions/fermion_operator.hpp).
 template <class R, class W = DefaultWidth>
 class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
   using Base = FermionOperator<WilsonAction<R, W>>;
@@ -141,7 +141,7 @@ class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
 
 // The statements are defined outside the class, so that they are not inline:
 // a build can compile them once for its usual precisions and let every other
-// file use that copy (solvers/qcd/precompiled_instances.hpp).
+// file use that copy (solvers/qcd/fermions/precompiled_instances.hpp).
 template <class R, class W>
 void WilsonDirac<R, W>::dslash(Field& out, const Field& in) const {
   hop<+1>(out, in);

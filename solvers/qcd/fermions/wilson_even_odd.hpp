@@ -1,7 +1,7 @@
 #pragma once
 // Even-odd (red-black) preconditioning of the Wilson operator: the Wilson
 // action's even-odd blocks, through the Schur complement written once for
-// every action (solvers/qcd/even_odd_operator.hpp, even_odd_solve.hpp).
+// every action (solvers/qcd/fermions/even_odd_operator.hpp, solvers/qcd/solves/even_odd_solve.hpp).
 //
 // Ordering the sites by parity, M = (4 + m) - 1/2 Dslash becomes
 //       M = [ A           -1/2 D_eo ]      A = 4 + m,
@@ -16,24 +16,21 @@
 //
 // The action keeps the links split by parity (a second copy of the gauge
 // field in memory) so that every statement reads contiguous half fields;
-// they carry the fermion boundary phases (solvers/qcd/boundary_links.hpp),
+// they carry the fermion boundary phases (solvers/qcd/fermions/boundary_links.hpp),
 // so the blocks need nothing else to honour the boundary.
 // Flops per even site of Mhat: two hopping terms (each 1320 per site of its
 // parity) and A in - c h (3 x 24): 2712.
 
 #include <array>
-#include <chrono>
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/even_odd_operator.hpp"
-#include "solvers/qcd/even_odd_solve.hpp"
-#include "solvers/qcd/wilson_dirac.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/qcd/fermions/even_odd_operator.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
 
 namespace latte {
 
-// The Wilson action's even-odd blocks (solvers/qcd/fermion_action.hpp).
+// The Wilson action's even-odd blocks (solvers/qcd/fermions/fermion_action.hpp).
 template <class R, class W = DefaultWidth>
 class WilsonEvenOddAction {
  public:
@@ -118,63 +115,11 @@ class WilsonEvenOdd : public EvenOddOperator<WilsonEvenOddAction<R, W>> {
   }
 };
 
-// Even-odd preconditioned CG: CG on the Schur system's normal equations.
-template <class R, class W>
-SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const WilsonDirac<R, W>& M,
-                                   Lattice<Spinor<R>, W>& x, const Lattice<Spinor<R>, W>& b,
-                                   const SolverControl& control) {
-  return solve_even_odd(schur, M, x, b, control, "Latte even-odd Wilson solve");
-}
-
-// The same, building the Schur operator for this one solve (its link copies
-// and first-use tables are part of the time reported).
-template <class R, class W>
-SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<Spinor<R>, W>& x,
-                                   const Lattice<Spinor<R>, W>& b, const SolverControl& control) {
-  const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
-  SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
-}
-
-// The same for N right-hand sides at once: one Schur operator application
-// per iteration for all of them.
-template <class R, class W, int N>
-SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const WilsonDirac<R, W>& M,
-                                   Lattice<MultiSpinor<R, N>, W>& x, const Lattice<MultiSpinor<R, N>, W>& b,
-                                   const SolverControl& control) {
-  return solve_even_odd(schur, M, x, b, control, "Latte even-odd Wilson solve");
-}
-template <class R, class W, int N>
-SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<MultiSpinor<R, N>, W>& x,
-                                   const Lattice<MultiSpinor<R, N>, W>& b, const SolverControl& control) {
-  const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
-  SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
-}
-
 #if defined(LATTE_PRECOMPILED_QCD)
 LATTE_QCD_DOUBLE_INSTANCE class EvenOddOperator<WilsonEvenOddAction<double>>;
 LATTE_QCD_SINGLE_INSTANCE class EvenOddOperator<WilsonEvenOddAction<float>>;
 LATTE_QCD_DOUBLE_INSTANCE class WilsonEvenOdd<double>;
 LATTE_QCD_SINGLE_INSTANCE class WilsonEvenOdd<float>;
-LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson(const WilsonEvenOdd<double>&, Lattice<Spinor<double>>&,
-                                                    const Lattice<Spinor<double>>&, const SolverControl&);
-LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson(const WilsonEvenOdd<float>&, Lattice<Spinor<float>>&,
-                                                    const Lattice<Spinor<float>>&, const SolverControl&);
-LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonEvenOdd<double>&, const WilsonDirac<double>&,
-                                                             Lattice<Spinor<double>>&, const Lattice<Spinor<double>>&,
-                                                             const SolverControl&);
-LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonEvenOdd<float>&, const WilsonDirac<float>&,
-                                                             Lattice<Spinor<float>>&, const Lattice<Spinor<float>>&,
-                                                             const SolverControl&);
-LATTE_QCD_DOUBLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonDirac<double>&, Lattice<Spinor<double>>&,
-                                                             const Lattice<Spinor<double>>&, const SolverControl&);
-LATTE_QCD_SINGLE_INSTANCE SolverReport solve_wilson_even_odd(const WilsonDirac<float>&, Lattice<Spinor<float>>&,
-                                                             const Lattice<Spinor<float>>&, const SolverControl&);
 #endif
 
 }  // namespace latte

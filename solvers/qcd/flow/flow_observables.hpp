@@ -8,7 +8,7 @@
 // Conventions (Luescher, JHEP 08 (2010) 071, section 3):
 //   E_plaq(x)   = 2 sum_{mu<nu} Re tr(1 - P_{mu nu}(x)),
 //   E_clover(x) = -1/2 sum_{mu,nu} tr F_{mu nu} F_{mu nu}(x) = -sum_{mu<nu} tr F F
-//                 with F the clover field of solvers/qcd/clover_field.hpp,
+//                 with F the clover field of solvers/qcd/gauge/clover_field.hpp,
 // both a^4 times -1/2 tr G_{mu nu} G_{mu nu} = 1/4 G^a G^a on a smooth field,
 // so that at leading order t^2 <E> = 3 (N^2 - 1) g^2 / (128 pi^2). E is the
 // average of E(x) over the sites.
@@ -19,9 +19,9 @@
 // Q = sum_x q(x).
 
 #include "dsl/latte.hpp"
-#include "solvers/qcd/clover_field.hpp"
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/clover_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

@@ -4,7 +4,7 @@
 //
 // The flow equation is dV_mu(x,t)/dt = Z_mu(x,t) V_mu(x,t), V(0) = U, with
 // Z = -g0^2 dS(V), dS the su(3)-valued Lie derivative of the action. In the
-// library's conventions (lattice/su3_algebra.hpp, solvers/qcd/gauge_action.hpp):
+// library's conventions (lattice/tensors/su3_algebra.hpp, solvers/qcd/gauge/gauge_action.hpp):
 // - Luescher's generators are anti-hermitian, T^a_L = i T^a with our
 //   T^a = lambda^a/2, and dS = sum_a T^a_L d/ds S(exp(s T^a_L) V)|_{s=0}.
 //   The library's force F is defined by d/ds S(exp(s X) V) = <X, F> =
@@ -33,10 +33,10 @@
 #include <optional>
 #include <stdexcept>
 
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

@@ -5,7 +5,7 @@
 // smeared from itself).
 //
 // Staples are the paths from x to x+mu that close a plaquette with U_mu(x)
-// (upper_staple, lower_staple of solvers/qcd/gauge_action.hpp): six per link
+// (upper_staple, lower_staple of solvers/qcd/gauge/gauge_action.hpp): six per link
 // in four dimensions, four in three.
 //
 // APE (M. Albanese et al., Phys. Lett. B 192 (1987) 163; the normalised
@@ -20,7 +20,7 @@
 // and iQ = -1/2 (Omega^+ - Omega) + 1/6 tr(Omega^+ - Omega)
 //        = (Omega - Omega^+)/2 - tr(Omega - Omega^+)/6 = Ta(Omega).
 // Since Ta(Sigma U^+) = -Ta(U Sigma^+) = Z, the Wilson flow's generator
-// (solvers/qcd/gradient_flow.hpp), one stout step with rho is one Euler
+// (solvers/qcd/flow/gradient_flow.hpp), one stout step with rho is one Euler
 // step of the Wilson flow with eps = rho.
 //
 // Every step computes all new links from the old ones (into a workspace),
@@ -29,10 +29,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 
@@ -45,7 +45,7 @@ struct ApeParameters {
   double alpha = 0.5;  // the weight of the staples, in [0, 1]
   int steps = 1;
   SmearingDirections directions = SmearingDirections::all;
-  int max_sweeps = 100;  // of the SU(3) projection (dsl/su3_functions.hpp)
+  int max_sweeps = 100;  // of the SU(3) projection (dsl/expr/su3_functions.hpp)
 };
 
 struct StoutParameters {

@@ -19,8 +19,8 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 
@@ -30,7 +30,7 @@ namespace latte {
 //   x -> x+nu -> x+nu-mu -> x-mu -> x      U_nu(x) S-_{nu mu}(x)^+
 //   x -> x-mu -> x-mu-nu -> x-nu -> x      [U_mu^+ S-_{mu nu}](x-mu)
 //   x -> x-nu -> x-nu+mu -> x+mu -> x      S-_{mu nu}(x) U_mu^+(x)
-// with S+-_{mu nu} the upper and lower staples of solvers/qcd/gauge_action.hpp
+// with S+-_{mu nu} the upper and lower staples of solvers/qcd/gauge/gauge_action.hpp
 // (paths from y to y+mu).
 template <class Links> auto clover_leaves(const Links& U, int mu, int nu) {
   return U[mu] * adj(upper_staple(U, mu, nu)) + U[nu] * adj(lower_staple(U, nu, mu)) +

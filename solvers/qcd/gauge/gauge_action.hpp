@@ -11,7 +11,7 @@
 // site). c1 = 0: Wilson; -1/12: tree-level Symanzik (Luescher-Weisz);
 // -0.331: Iwasaki; -1.4088: DBW2.
 //
-// The force is the gradient of S in su(3) (lattice/su3_algebra.hpp: links
+// The force is the gradient of S in su(3) (lattice/tensors/su3_algebra.hpp: links
 // move as U -> exp(X) U, and <X, Y> = -2 tr(X Y) = sum_a x^a y^a):
 //   d/ds S(exp(s X) U)|_{s=0} = sum_{x,mu} <X_mu(x), F_mu(x)>,
 //   F_mu(x) = (beta / 6) Ta(U_mu(x) Sigma_mu^+(x)),
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

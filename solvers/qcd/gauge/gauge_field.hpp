@@ -6,11 +6,11 @@
 #include <array>
 #include <string>
 
-#include "dsl/assign.hpp"
-#include "lattice/errors.hpp"
-#include "lattice/lattice_type.hpp"
-#include "lattice/random.hpp"
-#include "lattice/su3.hpp"
+#include "dsl/statements/assign.hpp"
+#include "lattice/fields/lattice_type.hpp"
+#include "lattice/fields/random.hpp"
+#include "lattice/tensors/su3.hpp"
+#include "platform/errors.hpp"
 
 namespace latte {
 

@@ -2,7 +2,7 @@
 // Gauge-field observables and gauge transformations, in the DSL.
 
 #include "dsl/latte.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

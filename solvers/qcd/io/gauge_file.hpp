@@ -3,10 +3,10 @@
 // point that tells the format from the file's content, not its name:
 //
 //   NERSC          the text "BEGIN_HEADER" first      nersc_gauge_file.hpp
-//   ILDG / SciDAC  the LIME magic 0x456789ab first     files/ildg_gauge_file.hpp
-//   MILC (v5)      the magic 20103, either byte order  files/milc_gauge_file.hpp (read only)
+//   ILDG / SciDAC  the LIME magic 0x456789ab first     solvers/qcd/io/ildg_gauge_file.hpp
+//   MILC (v5)      the magic 20103, either byte order  solvers/qcd/io/milc_gauge_file.hpp (read only)
 //   openQCD        none of these, and a header of even extents whose size
-//                  matches the file's                  files/openqcd_gauge_file.hpp
+//                  matches the file's                  solvers/qcd/io/openqcd_gauge_file.hpp
 //
 //   const GaugeFileInfo info = read_gauge_file_info(path);   // this rank reads it
 //   GaugeField<double> U(Geometry(info.extents));
@@ -23,10 +23,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "solvers/qcd/files/ildg_gauge_file.hpp"
-#include "solvers/qcd/files/milc_gauge_file.hpp"
-#include "solvers/qcd/files/openqcd_gauge_file.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "solvers/qcd/io/ildg_gauge_file.hpp"
+#include "solvers/qcd/io/milc_gauge_file.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/io/openqcd_gauge_file.hpp"
 
 namespace latte {
 

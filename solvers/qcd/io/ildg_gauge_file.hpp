@@ -1,7 +1,7 @@
 #pragma once
 // Gauge configurations in ILDG / SciDAC files (the format of the
 // International Lattice Data Grid, of QIO, Chroma, MILC and Grid): LIME
-// records (files/lime.hpp) around one binary record of the links.
+// records (solvers/qcd/io/lime.hpp) around one binary record of the links.
 //
 // The links (record ildg-binary-data): sites in lexicographic order with x
 // fastest, then y, z, t; at each site the links of mu = x, y, z, t; each a
@@ -20,9 +20,9 @@
 // rounding to 32 bits). No date is written, so that a file is the same bytes
 // whenever and on however many ranks it is written.
 //
-// Checked on reading (files/ildg_header.hpp for the records): extents and
+// Checked on reading (solvers/qcd/io/ildg_header.hpp for the records): extents and
 // precision of every record that gives them, the binary record's length,
-// the SciDAC checksums (files/scidac_checksum.hpp) where the file has them,
+// the SciDAC checksums (solvers/qcd/io/scidac_checksum.hpp) where the file has them,
 // linktr and plaq to 1e-5 (Grid's tolerance; the averages of a 32-bit file
 // move by about 1e-7; QIO defines both with the 1/3, as MILC and Grid
 // write them). A file failing its checksum or link trace leaves the field as
@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/files/ildg_header.hpp"
+#include "solvers/qcd/io/ildg_header.hpp"
 
 namespace latte {
 

@@ -1,6 +1,6 @@
 #pragma once
 // What an ILDG / SciDAC gauge file says about its links: the LIME records
-// (files/lime.hpp) a reader looks at, parsed and checked against each other.
+// (solvers/qcd/io/lime.hpp) a reader looks at, parsed and checked against each other.
 //
 // Records read (any order, others skipped):
 //   ildg-format                 <ildgFormat>: field su3gauge, precision 32 or
@@ -26,11 +26,11 @@
 #include <string>
 #include <vector>
 
-#include "lattice/coordinate.hpp"
-#include "solvers/qcd/files/lime.hpp"
-#include "solvers/qcd/files/scidac_checksum.hpp"
-#include "solvers/qcd/files/xml_fields.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "platform/coordinate.hpp"
+#include "solvers/qcd/io/lime.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/io/scidac_checksum.hpp"
+#include "solvers/qcd/io/xml_fields.hpp"
 
 namespace latte {
 

@@ -48,11 +48,11 @@
 #include <utility>
 #include <vector>
 
-#include "backends/comms/shared_file.hpp"
-#include "lattice/block_slices.hpp"
-#include "solvers/qcd/gauge_field.hpp"
-#include "backends/common/parallel.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
+#include "lattice/layout/block_slices.hpp"
+#include "platform/comms/shared_file.hpp"
+#include "platform/parallel.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 
 namespace latte {
 
@@ -158,7 +158,7 @@ void encode(const std::vector<double>& values, bool big_endian, std::vector<unsi
 }
 
 // Each rank moves its own block of the file, one t-slice of the block at a
-// time (dimension 3, the slowest; lattice/block_slices.hpp), so a
+// time (dimension 3, the slowest; lattice/layout/block_slices.hpp), so a
 // configuration never sits in memory twice: a 48^3 x 96 file is 6 GiB.
 
 // Slice t of this rank's block of U as the file's reals (at each site

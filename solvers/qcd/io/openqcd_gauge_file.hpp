@@ -42,8 +42,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "dsl/shift.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "dsl/expr/shift.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
 
 namespace latte {
 

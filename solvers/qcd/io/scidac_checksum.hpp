@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/comms/communicator.hpp"
+#include "platform/comms/communicator.hpp"
 
 namespace latte {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Hadron two-point functions from a point-source quark propagator
-// (solvers/qcd/propagator.hpp), summed over the sites of each timeslice:
+// (solvers/qcd/measure/propagator.hpp), summed over the sites of each timeslice:
 // zero spatial momentum.
 //
 // The pion. Its correlator is, for degenerate quarks and a source at y,
@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "dsl/latte.hpp"
-#include "lattice/slice_sum.hpp"
+#include "lattice/fields/slice_sum.hpp"
 
 namespace latte {
 
 // C(t) for t = 0 .. L_t - 1 in absolute coordinates: with the source on
 // timeslice t0 the correlator peaks at t = t0 (rotate it to put the source
 // at 0). One pass over S for |S(x)|^2, then the timeslice sums
-// (lattice/slice_sum.hpp: the same bits on any number of ranks).
+// (lattice/fields/slice_sum.hpp: the same bits on any number of ranks).
 template <class R, class W>
 std::vector<double> pion_correlator(const Lattice<PropagatorSite<R>, W>& S, int time_direction = 3) {
   Lattice<R, W> density(S.geometry(), Uninitialized{});

@@ -3,22 +3,22 @@
 //
 // A propagator field holds, at each site x, the 12 x 12 matrix
 // S(x)_{(s', c'), (s, c)} = M^{-1}(x, y)_{(s', c'), (s, c)} from the source
-// site y, as 12 spinor columns (PropagatorSite, lattice/site_types.hpp):
+// site y, as 12 spinor columns (PropagatorSite, lattice/tensors/site_types.hpp):
 // column k = 3 * s + c is the solution of M psi = eta_k for the unit
 // source eta_k(x) = delta(x, y) delta_{spin s} delta_{colour c}.
 //
 //   auto [S, report] = point_propagator(M, {0, 0, 0, 0}, SolverControl{1e-10, 10000});
 //
 // The 12 columns are solved together, even-odd preconditioned
-// (solve_wilson_even_odd on the batch fields, solvers/qcd/wilson_even_odd.hpp):
+// (solve_wilson_even_odd on the batch fields, solvers/qcd/fermions/wilson_even_odd.hpp):
 // every iteration applies the Schur operator once for all 12, each column
 // with its own CG coefficients and convergence.
 
 #include <string>
 
-#include "lattice/errors.hpp"
-#include "lattice/peek_poke.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
+#include "lattice/fields/peek_poke.hpp"
+#include "platform/errors.hpp"
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
 
 namespace latte {
 

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "dsl/latte.hpp"
-#include "solvers/qcd/gauge_field.hpp"
-#include "solvers/qcd/propagator.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/measure/propagator.hpp"
 
 namespace latte {
 

@@ -8,14 +8,14 @@
 // tolerances. The single-precision fields have the lane count of the double
 // ones (MatchingSingleWidth), so precision changes are pointwise statements;
 // the same holds on checkerboards, so an even-odd Schur system is solved the
-// same way (solvers/qcd/even_odd_solve.hpp).
+// same way (solvers/qcd/solves/even_odd_solve.hpp).
 
 #include <chrono>
 #include <cmath>
 #include <string>
 
-#include "dsl/precision_cast.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "dsl/expr/precision_cast.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Solving M x = b through the even-odd Schur complement of any action
-// (solvers/qcd/even_odd_operator.hpp): prepare the even-site system
+// (solvers/qcd/fermions/even_odd_operator.hpp): prepare the even-site system
 // Mhat x_e = bhat_e, solve it (CG on Mhat^+ Mhat, or defect correction with a
 // single-precision twin of Mhat), reconstruct the odd sites and recompute
 // the whole system's |b - M x| / |b| with M.
@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/defect_correction.hpp"
-#include "solvers/qcd/even_odd_operator.hpp"
-#include "solvers/qcd/fermion_operator.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/qcd/fermions/even_odd_operator.hpp"
+#include "solvers/qcd/fermions/fermion_operator.hpp"
+#include "solvers/qcd/solves/defect_correction.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte {
 
@@ -102,7 +102,7 @@ SolverReport solve_through_schur_complement(const Schur& schur, const Dirac& M, 
 // Even-odd preconditioned CG: CG on the Schur system's normal equations
 // (solve_wilson, which takes any operator). The operators keep their own
 // types (WilsonEvenOdd, not its base) all the way down, so that a build's
-// precompiled solves are the ones used (solvers/qcd/precompiled_instances.hpp). x and b may be batches of
+// precompiled solves are the ones used (solvers/qcd/fermions/precompiled_instances.hpp). x and b may be batches of
 // right-hand sides: one application of Mhat per iteration for all of them.
 template <SchurOperator Schur, WholeLatticeOperator Dirac, class Site, class W>
 SolverReport solve_even_odd(const Schur& schur, const Dirac& M, Lattice<Site, W>& x, const Lattice<Site, W>& b, const SolverControl& control,

@@ -7,9 +7,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "solvers/conjugate_gradient.hpp"
-#include "solvers/qcd/wilson_dirac.hpp"
-#include "solvers/rhs_norms.hpp"
+#include "solvers/krylov/conjugate_gradient.hpp"
+#include "solvers/krylov/rhs_norms.hpp"
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
 
 namespace latte {
 
@@ -95,7 +95,7 @@ SolverReport solve_wilson(const Dirac& M, Field& x, const Field& b, const Solver
 }  // namespace latte
 
 // N right-hand sides at once.
-#include "solvers/qcd/wilson_solve_multi.hpp"
+#include "solvers/qcd/solves/wilson_solve_multi.hpp"
 
 namespace latte {
 

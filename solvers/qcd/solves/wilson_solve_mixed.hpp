@@ -1,6 +1,6 @@
 #pragma once
 // Mixed-precision Wilson solves: defect correction
-// (solvers/qcd/defect_correction.hpp) with the Wilson operator or its
+// (solvers/qcd/solves/defect_correction.hpp) with the Wilson operator or its
 // even-odd Schur complement, and a single-precision twin of it on the same
 // lanes (MatchingSingleWidth) whose links are the double ones rounded, with
 // the same mass and fermion boundary (its phases applied to the rounded links).
@@ -9,11 +9,11 @@
 #include <cmath>
 #include <string>
 
-#include "dsl/precision_cast.hpp"
-#include "solvers/qcd/defect_correction.hpp"
-#include "solvers/qcd/even_odd_solve.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "dsl/expr/precision_cast.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
+#include "solvers/qcd/solves/defect_correction.hpp"
+#include "solvers/qcd/solves/even_odd_solve.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte {
 

@@ -3,7 +3,7 @@
 // the normal equations as solve_wilson does for one (wilson_solve.hpp): CG
 // on M^+ M with every application of M and M^+ shared by the N, each right-
 // hand side with its own coefficients and convergence
-// (solvers/multi_conjugate_gradient.hpp). M may be the Wilson operator or
+// (solvers/krylov/multi_conjugate_gradient.hpp). M may be the Wilson operator or
 // the even-odd Schur operator (anything with apply, apply_dagger and
 // apply_and_norm2 on batches).
 //
@@ -19,9 +19,9 @@
 #include <sstream>
 #include <string>
 
-#include "solvers/multi_conjugate_gradient.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
-#include "solvers/rhs_norms.hpp"
+#include "solvers/krylov/multi_conjugate_gradient.hpp"
+#include "solvers/krylov/rhs_norms.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte {
 

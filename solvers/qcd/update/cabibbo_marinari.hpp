@@ -4,7 +4,7 @@
 // by an element of each SU(2) subgroup of SU(3) in turn, (0,1), (1,2),
 // (0,2), each drawn (heatbath) or reflected (overrelaxation) for the
 // weight exp((beta/3) Re tr(U Sigma^+)) of the Wilson action
-// (solvers/qcd/su2_heatbath.hpp says how). W = U Sigma^+ is carried along
+// (solvers/qcd/update/su2_heatbath.hpp says how). W = U Sigma^+ is carried along
 // as W -> g W, so Sigma is read once.
 //
 // Every update ends with reunitarisation (Gram-Schmidt, su3::reunitarise):
@@ -13,8 +13,8 @@
 // SU(3) matrix it changes only the last bits and costs some 60 flops of a
 // link update's thousand, so it is always applied.
 
-#include "lattice/site_types.hpp"
-#include "solvers/qcd/su2_heatbath.hpp"
+#include "lattice/tensors/site_types.hpp"
+#include "solvers/qcd/update/su2_heatbath.hpp"
 
 namespace latte {
 

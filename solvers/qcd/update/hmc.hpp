@@ -1,6 +1,6 @@
 #pragma once
 // Hybrid Monte Carlo (Duane, Kennedy, Pendleton & Roweth 1987) on a gauge
-// field: momentum refresh, molecular dynamics (solvers/qcd/md_integrator.hpp),
+// field: momentum refresh, molecular dynamics (solvers/qcd/update/md_integrator.hpp),
 // Metropolis with dH from reproducible reductions, and a checkpoint that
 // restarts the chain with identical bits.
 //
@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "lattice/errors.hpp"
-#include "lattice/root_output.hpp"
-#include "solvers/qcd/gauge_observables.hpp"
-#include "solvers/qcd/md_integrator.hpp"
-#include "solvers/qcd/nersc_gauge_file.hpp"
+#include "lattice/fields/root_output.hpp"
+#include "platform/errors.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/update/md_integrator.hpp"
 
 namespace latte {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/molecular_dynamics.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/update/molecular_dynamics.hpp"
 
 namespace latte {
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/hmc_monomial.hpp"
+#include "solvers/qcd/update/hmc_monomial.hpp"
 
 namespace latte {
 

@@ -2,17 +2,17 @@
 // The molecular dynamics of hybrid Monte Carlo on a gauge field: momenta,
 // their refresh and kinetic energy, and the two elementary moves.
 //
-// Conventions (lattice/su3_algebra.hpp): a momentum P_mu(x) is an su(3)
+// Conventions (lattice/tensors/su3_algebra.hpp): a momentum P_mu(x) is an su(3)
 // element i p^a T^a; H = sum_{x,mu} 1/2 p^a p^a + S(U)
 //   = -sum_{x,mu} tr(P_mu(x)^2) + S(U);
 // the equations of motion dU/dt = P U, dP/dt = -F(U) (F the gradient of S,
-// solvers/qcd/gauge_action.hpp) conserve H and the measure.
+// solvers/qcd/gauge/gauge_action.hpp) conserve H and the measure.
 
 #include <cstdint>
 
+#include "dsl/expr/su3_functions.hpp"
 #include "dsl/latte.hpp"
-#include "dsl/su3_functions.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 

@@ -5,7 +5,7 @@
 //
 // Unpreconditioned: S = phi^+ (M^+ M)^-1 phi on the whole lattice.
 // Even-odd preconditioned, with Mhat the Schur complement on the even
-// sites (solvers/qcd/even_odd_operator.hpp), det M = det Moo det Mhat, so
+// sites (solvers/qcd/fermions/even_odd_operator.hpp), det M = det Moo det Mhat, so
 //   det(M^+ M) = (det Moo)^2 det(Mhat^+ Mhat),
 //   S = phi_e^+ (Mhat^+ Mhat)^-1 phi_e  [+ -2 sum_{x odd} log det T(x)],
 // the bracket for clover only (Wilson's Moo is the constant 4 + m): it is
@@ -16,7 +16,7 @@
 // variance 1/2), phi = M^+ eta (phi_e = Mhat^+ eta_e): S = eta^+ eta at the
 // start of the trajectory, used as it is (no solve).
 //
-// Force (solvers/qcd/fermion_force.hpp, clover_force.hpp): with
+// Force (solvers/qcd/fermions/fermion_force.hpp, solvers/qcd/fermions/clover_force.hpp): with
 // X = (M^+ M)^-1 phi and Y = M X, dS = -2 Re(Y^+ dM X). Even-odd, with
 // X_e = (Mhat^+ Mhat)^-1 phi_e and Y_e = Mhat X_e, differentiating
 // Mhat = Mee - Meo Moo^-1 Moe gives the same formula on the whole lattice
@@ -35,13 +35,13 @@
 #include <memory>
 #include <string>
 
-#include "solvers/conjugate_gradient.hpp"
-#include "solvers/qcd/clover_action.hpp"
-#include "solvers/qcd/clover_force.hpp"
-#include "solvers/qcd/fermion_force.hpp"
-#include "solvers/qcd/hmc_monomial.hpp"
-#include "solvers/qcd/wilson_even_odd.hpp"
-#include "solvers/qcd/wilson_solve.hpp"
+#include "solvers/krylov/conjugate_gradient.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/fermions/clover_force.hpp"
+#include "solvers/qcd/fermions/fermion_force.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
+#include "solvers/qcd/solves/wilson_solve.hpp"
+#include "solvers/qcd/update/hmc_monomial.hpp"
 
 namespace latte {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Quenched updates of the Wilson plaquette action
 //   S = beta sum_x sum_{mu<nu} (1 - Re tr P_{mu nu}(x) / 3)
-// (solvers/qcd/gauge_action.hpp): Cabibbo-Marinari heatbath and
-// overrelaxation sweeps (site code: solvers/qcd/cabibbo_marinari.hpp).
+// (solvers/qcd/gauge/gauge_action.hpp): Cabibbo-Marinari heatbath and
+// overrelaxation sweeps (site code: solvers/qcd/update/cabibbo_marinari.hpp).
 //
 //   heatbath_sweep(U, beta, seed, sweep);        // one heatbath of every link
 //   overrelaxation_sweep(U);                     // one reflection of every link
@@ -14,7 +14,7 @@
 // mu = 0..3, is each one fused statement that updates half the links at
 // once from the others. It is checkerboarded: the update is evaluated on the
 // sites of one parity only (pick) and merged with the unchanged links of
-// the other (dsl/checkerboard.hpp).
+// the other (dsl/expr/checkerboard.hpp).
 //
 // Only the Wilson action: the rectangle staples of U_mu(x) hold U_mu(x +- mu +- nu)
 // and U_mu(x +- 2 nu), links of direction mu on sites of x's own parity, so
@@ -40,11 +40,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "dsl/checkerboard.hpp"
+#include "dsl/expr/checkerboard.hpp"
 #include "dsl/latte.hpp"
-#include "solvers/qcd/cabibbo_marinari.hpp"
-#include "solvers/qcd/gauge_action.hpp"
-#include "solvers/qcd/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_action.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/update/cabibbo_marinari.hpp"
 
 namespace latte {
 

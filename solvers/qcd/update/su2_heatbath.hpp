@@ -4,7 +4,7 @@
 // on the cpu backend): a heatbath draw of an SU(2) element from the density
 //   dP(x) ∝ exp(alpha x0) dmu_Haar(x),   x = x0 + i x.sigma, |x| = 1,
 // and the SU(2) reflection of overrelaxation, each applied to one SU(2)
-// subgroup of a link (lattice/su3_algebra.hpp: quaternions, subgroups).
+// subgroup of a link (lattice/tensors/su3_algebra.hpp: quaternions, subgroups).
 //
 // Why alpha = (2/3) beta k: the Wilson action gives a link U with staple
 // sum Sigma the weight exp((beta/3) Re tr(U Sigma^+)). Moving U -> g U with
@@ -44,8 +44,8 @@
 
 #include <type_traits>
 
-#include "backends/config.hpp"
-#include "lattice/su3_algebra.hpp"
+#include "lattice/tensors/su3_algebra.hpp"
+#include "platform/build.hpp"
 
 namespace latte::quenched {
 

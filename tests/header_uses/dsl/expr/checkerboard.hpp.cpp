@@ -1,5 +1,6 @@
-// dsl/checkerboard.hpp alone: a field split by parity and merged again.
-#include "dsl/checkerboard.hpp"
+// dsl/expr/checkerboard.hpp and the assignment statement, nothing else: a field split by parity and merged again.
+#include "dsl/expr/checkerboard.hpp"
+#include "dsl/statements/assign.hpp"
 
 void use_checkerboard() {
   latte::Geometry whole({4, 4, 4, 8});

@@ -1,5 +1,6 @@
-// dsl/functions.hpp alone: pointwise functions in a statement.
-#include "dsl/functions.hpp"
+// dsl/expr/functions.hpp and the assignment statement, nothing else: pointwise functions in a statement.
+#include "dsl/expr/functions.hpp"
+#include "dsl/statements/assign.hpp"
 
 void use_functions() {
   latte::Geometry geometry({4, 4, 4, 8});

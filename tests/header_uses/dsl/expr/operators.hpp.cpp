@@ -1,5 +1,6 @@
-// dsl/operators.hpp alone: arithmetic of fields and scalars in one statement.
-#include "dsl/operators.hpp"
+// dsl/expr/operators.hpp and the assignment statement, nothing else: arithmetic of fields and scalars in one statement.
+#include "dsl/expr/operators.hpp"
+#include "dsl/statements/assign.hpp"
 
 void use_operators() {
   latte::Geometry geometry({4, 4, 4, 8});

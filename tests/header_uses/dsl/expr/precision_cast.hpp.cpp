@@ -1,5 +1,6 @@
-// dsl/precision_cast.hpp alone: a double field copied into single precision.
-#include "dsl/precision_cast.hpp"
+// dsl/expr/precision_cast.hpp and the assignment statement, nothing else: a double field copied into single precision.
+#include "dsl/expr/precision_cast.hpp"
+#include "dsl/statements/assign.hpp"
 
 // An SSE2 CPU build has no 8-byte float vector, hence no single width to match.
 #if !(LATTE_SIMD_BYTES == 16 && !defined(LATTE_BACKEND_SIMT) && !defined(LATTE_BACKEND_CUDA))

@@ -1,5 +1,6 @@
-// dsl/shift.hpp alone: a stencil statement.
-#include "dsl/shift.hpp"
+// dsl/expr/shift.hpp and the assignment statement, nothing else: a stencil statement.
+#include "dsl/expr/shift.hpp"
+#include "dsl/statements/assign.hpp"
 
 void use_shift() {
   latte::Geometry geometry({4, 4, 4, 8});

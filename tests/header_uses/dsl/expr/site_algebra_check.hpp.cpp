@@ -1,8 +1,9 @@
-// dsl/site_algebra_check.hpp alone: which operations the site algebra
+// dsl/expr/site_algebra_check.hpp alone: which operations the site algebra
 // defines on fields, constants and refused expressions, asked with a
 // functor of one's own as the DSL operators ask with theirs, and the kinds
 // a refusal names.
-#include "dsl/site_algebra_check.hpp"
+#include "dsl/expr/site_algebra_check.hpp"
+#include "dsl/statements/assign.hpp"
 
 #include <type_traits>
 

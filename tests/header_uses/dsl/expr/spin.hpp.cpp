@@ -1,5 +1,6 @@
-// dsl/spin.hpp alone: a gamma matrix applied to a spinor field.
-#include "dsl/spin.hpp"
+// dsl/expr/spin.hpp and the assignment statement, nothing else: a gamma matrix applied to a spinor field.
+#include "dsl/expr/spin.hpp"
+#include "dsl/statements/assign.hpp"
 
 void use_spin() {
   latte::Geometry geometry({4, 4, 4, 8});

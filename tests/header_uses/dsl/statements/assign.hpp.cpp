@@ -1,5 +1,5 @@
-// dsl/assign.hpp alone: statements assigning fields and constants.
-#include "dsl/assign.hpp"
+// dsl/statements/assign.hpp alone: statements assigning fields and constants.
+#include "dsl/statements/assign.hpp"
 
 void use_assign() {
   latte::Geometry geometry({4, 4, 4, 8});

@@ -1,5 +1,5 @@
-// dsl/reduce.hpp alone: the reductions of a field.
-#include "dsl/reduce.hpp"
+// dsl/statements/reduce.hpp alone: the reductions of a field.
+#include "dsl/statements/reduce.hpp"
 
 void use_reduce() {
   latte::Geometry geometry({4, 4, 4, 8});

@@ -1,6 +1,6 @@
-// lattice/lattice_type.hpp alone: fields made (zero), copied, moved, swapped
-// and written from the host. Assigning expressions needs dsl/assign.hpp.
-#include "lattice/lattice_type.hpp"
+// lattice/fields/lattice_type.hpp alone: fields made (zero), copied, moved, swapped
+// and written from the host. Assigning expressions needs dsl/statements/assign.hpp.
+#include "lattice/fields/lattice_type.hpp"
 
 void use_lattice() {
   latte::Geometry geometry({4, 4, 4, 8});

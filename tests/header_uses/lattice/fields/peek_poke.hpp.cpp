@@ -1,5 +1,5 @@
-// lattice/peek_poke.hpp alone: one site read and written.
-#include "lattice/peek_poke.hpp"
+// lattice/fields/peek_poke.hpp alone: one site read and written.
+#include "lattice/fields/peek_poke.hpp"
 
 void use_peek_poke() {
   latte::Lattice<double> a(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// lattice/random.hpp alone: gaussian and uniform fields from a parallel RNG.
-#include "lattice/random.hpp"
+// lattice/fields/random.hpp alone: gaussian and uniform fields from a parallel RNG.
+#include "lattice/fields/random.hpp"
 
 void use_random() {
   latte::Geometry geometry({4, 4, 4, 8});

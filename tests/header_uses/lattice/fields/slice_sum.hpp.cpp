@@ -1,5 +1,5 @@
-// lattice/slice_sum.hpp alone: a real field (zero when made) summed over each timeslice.
-#include "lattice/slice_sum.hpp"
+// lattice/fields/slice_sum.hpp alone: a real field (zero when made) summed over each timeslice.
+#include "lattice/fields/slice_sum.hpp"
 
 void use_slice_sum() {
   latte::Lattice<double> density(latte::Geometry({4, 4, 4, 8}));

@@ -1,7 +1,7 @@
-// lattice/site_kinds.hpp alone: every named site type has its kind, in
+// lattice/tensors/site_kinds.hpp alone: every named site type has its kind, in
 // either precision and with SIMD-free leaves; other tensors are named by
 // their elements, size and index kind.
-#include "lattice/site_kinds.hpp"
+#include "lattice/tensors/site_kinds.hpp"
 
 #include <type_traits>
 

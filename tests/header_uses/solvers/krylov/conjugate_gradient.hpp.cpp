@@ -1,5 +1,5 @@
-// solvers/conjugate_gradient.hpp alone: CG on a diagonal operator.
-#include "solvers/conjugate_gradient.hpp"
+// solvers/krylov/conjugate_gradient.hpp alone: CG on a diagonal operator.
+#include "solvers/krylov/conjugate_gradient.hpp"
 
 namespace {
 struct Scale {

@@ -1,5 +1,5 @@
-// solvers/lbm/simulation.hpp alone: the README's flow, in two dimensions.
-#include "solvers/lbm/simulation.hpp"
+// solvers/lbm/flow/simulation.hpp alone: the README's flow, in two dimensions.
+#include "solvers/lbm/flow/simulation.hpp"
 
 void use_simulation() {
   using namespace latte;

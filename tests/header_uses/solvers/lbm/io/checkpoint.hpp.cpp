@@ -1,5 +1,5 @@
-// solvers/lbm/checkpoint.hpp alone: a flow written to a checkpoint and read back.
-#include "solvers/lbm/checkpoint.hpp"
+// solvers/lbm/io/checkpoint.hpp alone: a flow written to a checkpoint and read back.
+#include "solvers/lbm/io/checkpoint.hpp"
 
 void use_checkpoint() {
   using namespace latte;

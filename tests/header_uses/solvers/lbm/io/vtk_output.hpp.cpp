@@ -1,5 +1,5 @@
-// solvers/lbm/vtk_output.hpp alone: a scalar and a vector field written as .vti.
-#include "solvers/lbm/vtk_output.hpp"
+// solvers/lbm/io/vtk_output.hpp alone: a scalar and a vector field written as .vti.
+#include "solvers/lbm/io/vtk_output.hpp"
 
 void use_vtk_output() {
   using namespace latte;

@@ -1,5 +1,5 @@
-// solvers/lbm/shan_chen.hpp alone: a Shan-Chen fluid stepped with its interaction force.
-#include "solvers/lbm/shan_chen.hpp"
+// solvers/lbm/multiphase/shan_chen.hpp alone: a Shan-Chen fluid stepped with its interaction force.
+#include "solvers/lbm/multiphase/shan_chen.hpp"
 
 void use_shan_chen() {
   using namespace latte;

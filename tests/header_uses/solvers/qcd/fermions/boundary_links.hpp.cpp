@@ -1,6 +1,6 @@
-// solvers/qcd/boundary_links.hpp alone: the links of an antiperiodic
+// solvers/qcd/fermions/boundary_links.hpp alone: the links of an antiperiodic
 // operator, a phased copy of the gauge field.
-#include "solvers/qcd/boundary_links.hpp"
+#include "solvers/qcd/fermions/boundary_links.hpp"
 
 bool use_boundary_links() {
   latte::Geometry geometry({4, 4, 4, 8});

@@ -1,6 +1,6 @@
-// solvers/qcd/fermion_boundary.hpp alone: the boundary angles, their text
+// solvers/qcd/fermions/fermion_boundary.hpp alone: the boundary angles, their text
 // and the parser.
-#include "solvers/qcd/fermion_boundary.hpp"
+#include "solvers/qcd/fermions/fermion_boundary.hpp"
 
 bool use_fermion_boundary() {
   const latte::FermionBoundary b = latte::parse_fermion_boundary("twisted:0.5,0,0,1");

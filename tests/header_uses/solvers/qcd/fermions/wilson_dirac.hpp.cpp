@@ -1,5 +1,5 @@
-// solvers/qcd/wilson_dirac.hpp alone: the Wilson operator and its adjoint.
-#include "solvers/qcd/wilson_dirac.hpp"
+// solvers/qcd/fermions/wilson_dirac.hpp alone: the Wilson operator and its adjoint.
+#include "solvers/qcd/fermions/wilson_dirac.hpp"
 
 void use_wilson_dirac() {
   latte::Geometry geometry({4, 4, 4, 8});

@@ -1,5 +1,5 @@
-// solvers/qcd/gauge_file.hpp alone: a gauge file written in each format and read.
-#include "solvers/qcd/gauge_file.hpp"
+// solvers/qcd/io/gauge_file.hpp alone: a gauge file written in each format and read.
+#include "solvers/qcd/io/gauge_file.hpp"
 
 void use_gauge_file() {
   latte::GaugeField<double> U(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// solvers/qcd/files/ildg_gauge_file.hpp alone: an ILDG file written and read.
-#include "solvers/qcd/files/ildg_gauge_file.hpp"
+// solvers/qcd/io/ildg_gauge_file.hpp alone: an ILDG file written and read.
+#include "solvers/qcd/io/ildg_gauge_file.hpp"
 
 void use_ildg_gauge_file() {
   latte::GaugeField<float> U(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// solvers/qcd/nersc_gauge_file.hpp alone: a gauge file written and read.
-#include "solvers/qcd/nersc_gauge_file.hpp"
+// solvers/qcd/io/nersc_gauge_file.hpp alone: a gauge file written and read.
+#include "solvers/qcd/io/nersc_gauge_file.hpp"
 
 void use_nersc_gauge_file() {
   latte::GaugeField<double> U(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// solvers/qcd/files/openqcd_gauge_file.hpp alone: an openQCD file written and read.
-#include "solvers/qcd/files/openqcd_gauge_file.hpp"
+// solvers/qcd/io/openqcd_gauge_file.hpp alone: an openQCD file written and read.
+#include "solvers/qcd/io/openqcd_gauge_file.hpp"
 
 void use_openqcd_gauge_file() {
   latte::GaugeField<double> U(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// solvers/qcd/effective_mass.hpp alone: both effective masses of a correlator.
-#include "solvers/qcd/effective_mass.hpp"
+// solvers/qcd/measure/effective_mass.hpp alone: both effective masses of a correlator.
+#include "solvers/qcd/measure/effective_mass.hpp"
 
 void use_effective_mass() {
   const std::vector<double> C = {4.0, 2.0, 1.5, 2.0};

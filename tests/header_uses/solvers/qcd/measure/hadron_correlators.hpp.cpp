@@ -1,5 +1,5 @@
-// solvers/qcd/hadron_correlators.hpp alone: the pion correlator of a propagator field.
-#include "solvers/qcd/hadron_correlators.hpp"
+// solvers/qcd/measure/hadron_correlators.hpp alone: the pion correlator of a propagator field.
+#include "solvers/qcd/measure/hadron_correlators.hpp"
 
 void use_hadron_correlators() {
   latte::Lattice<latte::PropagatorSite<double>> S(latte::Geometry({4, 4, 4, 8}));

@@ -1,5 +1,5 @@
-// solvers/qcd/propagator.hpp alone: the README's point propagator.
-#include "solvers/qcd/propagator.hpp"
+// solvers/qcd/measure/propagator.hpp alone: the README's point propagator.
+#include "solvers/qcd/measure/propagator.hpp"
 
 void use_propagator() {
   latte::Geometry geometry({4, 4, 4, 8});

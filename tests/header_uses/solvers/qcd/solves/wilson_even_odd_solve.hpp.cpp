@@ -1,5 +1,5 @@
-// solvers/qcd/wilson_even_odd.hpp alone: an even-odd preconditioned solve.
-#include "solvers/qcd/wilson_even_odd.hpp"
+// solvers/qcd/solves/wilson_even_odd_solve.hpp alone: an even-odd preconditioned solve.
+#include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
 
 void use_wilson_even_odd() {
   latte::Geometry geometry({4, 4, 4, 8});

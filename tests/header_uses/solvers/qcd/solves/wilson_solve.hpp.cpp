@@ -1,5 +1,5 @@
-// solvers/qcd/wilson_solve.hpp alone: the README's Wilson solve.
-#include "solvers/qcd/wilson_solve.hpp"
+// solvers/qcd/solves/wilson_solve.hpp alone: the README's Wilson solve.
+#include "solvers/qcd/solves/wilson_solve.hpp"
 
 void use_wilson_solve() {
   latte::Geometry geometry({4, 4, 4, 8});

@@ -1,5 +1,5 @@
-// solvers/qcd/wilson_solve_mixed.hpp alone: a mixed-precision solve.
-#include "solvers/qcd/wilson_solve_mixed.hpp"
+// solvers/qcd/solves/wilson_solve_mixed.hpp alone: a mixed-precision solve.
+#include "solvers/qcd/solves/wilson_solve_mixed.hpp"
 
 // An SSE2 CPU build has no 8-byte float vector, hence no single width to match.
 #if !(LATTE_SIMD_BYTES == 16 && !defined(LATTE_BACKEND_SIMT) && !defined(LATTE_BACKEND_CUDA))

@@ -1,5 +1,5 @@
-// solvers/qcd/cabibbo_marinari.hpp alone: one link's updates as site functors.
-#include "solvers/qcd/cabibbo_marinari.hpp"
+// solvers/qcd/update/cabibbo_marinari.hpp alone: one link's updates as site functors.
+#include "solvers/qcd/update/cabibbo_marinari.hpp"
 
 void use_cabibbo_marinari() {
   const latte::ColourMatrix<double> u = latte::su3::identity<double>(), staples = latte::su3::identity<double>();

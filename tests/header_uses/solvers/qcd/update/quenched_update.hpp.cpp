@@ -1,5 +1,5 @@
-// solvers/qcd/quenched_update.hpp alone: heatbath and overrelaxation sweeps.
-#include "solvers/qcd/quenched_update.hpp"
+// solvers/qcd/update/quenched_update.hpp alone: heatbath and overrelaxation sweeps.
+#include "solvers/qcd/update/quenched_update.hpp"
 
 void use_quenched_update() {
   latte::GaugeField<double> U(latte::Geometry({4, 4, 4, 8}));
