@@ -5,6 +5,7 @@
 // expect-error: Latte: a \* b is refused: the site algebra has no product of these two kinds
 // expect-kinds: site_algebra<latte::functors::Times, latte::kind::colour_matrix, latte::kind::populations<9> ?>::defined
 #include "dsl/expr/operators.hpp"
+#include "dsl/statements/assign.hpp"
 #include "lattice/tensors/site_types.hpp"
 
 void link_times_populations(const latte::Lattice<latte::ColourMatrix<double>>& U,

@@ -5,6 +5,7 @@
 #include "dsl/expr/let.hpp"
 #include "dsl/expr/operators.hpp"
 #include "dsl/expr/shift.hpp"
+#include "dsl/statements/assign.hpp"
 
 void let_value_shifted(const latte::Lattice<double>& a, latte::Lattice<double>& b) {
   b = latte::let(a * a, [](const auto& x) { return shift(x, 0, +1) + x; });

@@ -6,6 +6,7 @@
 // expect-kinds: site_algebra<latte::functors::Times, latte::kind::spinor, latte::kind::colour_matrix ?>::defined
 #include "dsl/expr/functions.hpp"
 #include "dsl/expr/operators.hpp"
+#include "dsl/statements/assign.hpp"
 #include "lattice/tensors/site_types.hpp"
 
 double refusal_inside_a_statement(const latte::Lattice<latte::Spinor<double>>& psi,

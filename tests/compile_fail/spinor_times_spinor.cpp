@@ -3,6 +3,7 @@
 // expect-error: Latte: a \* b is refused: the site algebra has no product of these two kinds
 // expect-kinds: site_algebra<latte::functors::Times, latte::kind::spinor, latte::kind::spinor ?>::defined
 #include "dsl/expr/operators.hpp"
+#include "dsl/statements/assign.hpp"
 #include "lattice/tensors/site_types.hpp"
 
 void product_of_spinors(const latte::Lattice<latte::Spinor<double>>& psi,
