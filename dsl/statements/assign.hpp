@@ -9,8 +9,8 @@
 // values it has already overwritten; it is evaluated into fresh storage that
 // then replaces the destination's, so the result is what the maths says.
 //
-// Every statement runs through a StatementPlan (dsl/statements/statement_plan.hpp),
-// which exchanges halos where a shift reads another rank's block: the
+// Every statement runs the one sequence of dsl/statements/run_statement.hpp:
+// its plan exchanges halos where a shift reads another rank's block, the
 // expression's node is prepared into its evaluator in the plan
 // (dsl/exec/prepare.hpp), and the backend runs the evaluator.
 
@@ -25,9 +25,7 @@
 #include "dsl/expr/expression.hpp"
 #include "dsl/expr/site_algebra_check.hpp"
 #include "dsl/statements/reduce.hpp"
-#include "dsl/statements/reduction_result.hpp"
-#include "dsl/statements/statement_plan.hpp"
-#include "dsl/statements/statement_profile.hpp"
+#include "dsl/statements/run_statement.hpp"
 
 namespace latte {
 
@@ -58,23 +56,20 @@ auto destination_view(const Lattice<T, W>& dst, Op) {
 
 // dst op= node over every site of dst's layout, halos exchanged.
 template <class Backend, class T, class W, class Node, class Op>
-void run_statement(Lattice<T, W>& dst, const Node& node, Op op) {
-  StatementPlan<Backend> plan(dst.layout());
-  // Operands first: binding the destination for writing marks its other
-  // copies stale, and an operand may be the destination itself.
-  const auto evaluator = prepare(lower_batches(node), plan);
-  const auto view = destination_view<Backend>(dst, op);
-  constexpr int N = Lattice<T, W>::nsimd;
-  const AssignKernel<T, N, std::remove_const_t<decltype(evaluator)>, Op> kernel{{view.data}, evaluator};
+void assign_into(Lattice<T, W>& dst, const Node& node, Op op) {
   const SiteLayout& layout = dst.layout();
-  const StatementShape shape =
-      statement_shape<T, N>(StatementForm::assign, layout, Op::reads_destination, evaluator.bytes_read_per_site);
-  const auto run = [&] {
-    plan.run([&](SiteRange sites) { for_each_site<Backend>(shape, layout, sites, kernel, layout.interior_sites()); });
-  };
-  if (profile::listeners == 0) [[likely]] return run();
-  profile::run_profiled<Backend>(
-      run, [&] { return statement_model(dst, node, op); },
+  run_statement<Backend>(
+      layout,
+      [&](auto& plan) {
+        const auto evaluator = prepare(lower_batches(node), plan);
+        constexpr int N = Lattice<T, W>::nsimd;
+        using Kernel = AssignKernel<T, N, std::remove_const_t<decltype(evaluator)>, Op>;
+        return PreparedStatement{Kernel{{destination_view<Backend>(dst, op).data}, evaluator},
+                                 statement_shape<T, N>(StatementForm::assign, layout, Op::reads_destination,
+                                                       evaluator.bytes_read_per_site),
+                                 layout.interior_sites()};
+      },
+      [&] { return statement_model(dst, node, op); },
       [&] { return statement_name(dst.storage_identity(), assignment_symbol<Op>(), node); });
 }
 
@@ -87,11 +82,11 @@ void assign(Lattice<T, W>& dst, const E& expression, Op op) {
     if (node.reads_shifted(dst.storage_identity())) {
       // Fresh storage; it needs the old values only if op reads them (+=).
       Lattice<T, W> result = Op::reads_destination ? Lattice<T, W>(dst) : Lattice<T, W>(dst.geometry(), Uninitialized{});
-      run_statement<Backend>(result, node, op);
+      assign_into<Backend>(result, node, op);
       dst.swap(result);
       return;
     }
-    run_statement<Backend>(dst, node, op);
+    assign_into<Backend>(dst, node, op);
   }
 }
 
@@ -119,32 +114,22 @@ auto assign_and_sum(Lattice<T, W>& dst, const E& expression, const R& reduction,
     assign<Backend>(dst, node, op);
     return reduce<SumCombine, Backend>(reduce_node);
   }
-  StatementPlan<Backend> plan(dst.layout());
-  const auto evaluator = prepare(lower_batches(node), plan);
-  const auto reduction_evaluator = prepare(lower_batches(reduce_node), plan);
-  const auto view = destination_view<Backend>(dst, op);
-  constexpr int N = Lattice<T, W>::nsimd;
-  using Evaluator = std::remove_const_t<decltype(evaluator)>;
-  const AssignReduceKernel<T, N, Evaluator, Op, std::remove_const_t<decltype(reduction_evaluator)>> kernel{
-      {{view.data}, evaluator}, reduction_evaluator};
   const SiteLayout& layout = dst.layout();
-  const StatementShape shape = statement_shape<T, N>(StatementForm::assign_reduce, layout, Op::reads_destination,
-                                                     Evaluator::bytes_read_per_site);
-  using Accumulator =
-      decltype(reduce_sites<Backend, SumCombine>(shape, layout, SiteRange{}, kernel, layout.interior_sites()));
-  Accumulator total = start_accumulator<SumCombine, Accumulator>();
-  const auto run = [&] {
-    plan.run([&](SiteRange sites) {
-      merge_accumulators<SumCombine>(
-          total, reduce_sites<Backend, SumCombine>(shape, layout, sites, kernel, layout.interior_sites()));
-    });
-  };
-  if (profile::listeners == 0) [[likely]] run();
-  else
-    profile::run_profiled<Backend>(
-        run, [&] { return fused_model(dst, node, reduce_node, op); },
-        [&] { return fused_statement_name(dst.storage_identity(), assignment_symbol<Op>(), node, reduce_node); });
-  return reduction_over_ranks<SumCombine>(total, dst.layout());
+  return run_statement<Backend, SumCombine>(
+      layout,
+      [&](auto& plan) {
+        const auto evaluator = prepare(lower_batches(node), plan);
+        const auto reduction_evaluator = prepare(lower_batches(reduce_node), plan);
+        constexpr int N = Lattice<T, W>::nsimd;
+        using Evaluator = std::remove_const_t<decltype(evaluator)>;
+        using Kernel = AssignReduceKernel<T, N, Evaluator, Op, std::remove_const_t<decltype(reduction_evaluator)>>;
+        return PreparedStatement{Kernel{{{destination_view<Backend>(dst, op).data}, evaluator}, reduction_evaluator},
+                                 statement_shape<T, N>(StatementForm::assign_reduce, layout, Op::reads_destination,
+                                                       Evaluator::bytes_read_per_site),
+                                 layout.interior_sites()};
+      },
+      [&] { return fused_model(dst, node, reduce_node, op); },
+      [&] { return fused_statement_name(dst.storage_identity(), assignment_symbol<Op>(), node, reduce_node); });
 }
 
 }  // namespace latte

@@ -26,6 +26,7 @@
 #include "dsl/exec/statement_kernels.hpp"
 #include "dsl/exec/statement_shape.hpp"
 #include "dsl/statements/assign.hpp"
+#include "dsl/statements/run_statement.hpp"
 
 namespace latte {
 
@@ -34,36 +35,34 @@ namespace assign_all_detail {
 // One pass over the targets (the destinations or their fresh replacements).
 template <class Backend, class Targets, class Nodes, std::size_t... I>
 void run(const SiteLayout& layout, Targets& targets, const Nodes& nodes, std::index_sequence<I...>) {
-  StatementPlan<Backend> plan(layout);
-  // Operands first: binding a destination for writing marks its other
-  // copies stale, and an operand may be a destination itself.
-  const auto evaluators = std::make_tuple(prepare(lower_batches(std::get<I>(nodes)), plan)...);
-  const auto views = std::make_tuple(destination_view<Backend>(*std::get<I>(targets), AssignSet{})...);
-  using Destinations = OperandPack<std::index_sequence<I...>,
-                                   FieldAccess<typename std::remove_pointer_t<std::tuple_element_t<I, Targets>>::value_type,
-                                               std::remove_pointer_t<std::tuple_element_t<I, Targets>>::nsimd>...>;
-  using Expressions = OperandPack<std::index_sequence<I...>, std::remove_const_t<std::tuple_element_t<I, decltype(evaluators)>>...>;
-  const MultiAssignKernel<Destinations, Expressions> kernel{{{{std::get<I>(views).data}}...}, {{std::get<I>(evaluators)}...}};
   using First = std::remove_pointer_t<std::tuple_element_t<0, Targets>>;
-  StatementShape shape{StatementForm::assign, false, 0, 0, 0};
-  ((shape.site_bytes += outer_site_bytes<typename std::remove_pointer_t<std::tuple_element_t<I, Targets>>::value_type,
-                                         First::nsimd>()),
-   ...);
-  shape.destination_bytes = shape.site_bytes * static_cast<std::size_t>(layout.outer_volume());
-  shape.bytes_read_per_site =
-      (std::size_t(0) + ... + std::remove_cvref_t<std::tuple_element_t<I, decltype(evaluators)>>::bytes_read_per_site);
-  const auto run_sites = [&] {
-    plan.run([&](SiteRange sites) { for_each_site<Backend>(shape, layout, sites, kernel, layout.interior_sites()); });
-  };
-  if (profile::listeners == 0) [[likely]] return run_sites();
-  profile::run_profiled<Backend>(
-      run_sites,
+  constexpr std::size_t site_bytes =
+      (std::size_t(0) + ... +
+       outer_site_bytes<typename std::remove_pointer_t<std::tuple_element_t<I, Targets>>::value_type, First::nsimd>());
+  run_statement<Backend>(
+      layout,
+      [&](auto& plan) {
+        const auto evaluators = std::make_tuple(prepare(lower_batches(std::get<I>(nodes)), plan)...);
+        const auto views = std::make_tuple(destination_view<Backend>(*std::get<I>(targets), AssignSet{})...);
+        using Destinations =
+            OperandPack<std::index_sequence<I...>,
+                        FieldAccess<typename std::remove_pointer_t<std::tuple_element_t<I, Targets>>::value_type,
+                                    std::remove_pointer_t<std::tuple_element_t<I, Targets>>::nsimd>...>;
+        using Expressions =
+            OperandPack<std::index_sequence<I...>, std::remove_const_t<std::tuple_element_t<I, decltype(evaluators)>>...>;
+        const StatementShape shape{
+            StatementForm::assign, false, site_bytes * static_cast<std::size_t>(layout.outer_volume()), site_bytes,
+            (std::size_t(0) + ... + std::remove_cvref_t<std::tuple_element_t<I, decltype(evaluators)>>::bytes_read_per_site)};
+        return PreparedStatement{
+            MultiAssignKernel<Destinations, Expressions>{{{{std::get<I>(views).data}}...}, {{std::get<I>(evaluators)}...}},
+            shape, layout.interior_sites()};
+      },
       [&] {
         // Every field the expressions read once, every destination written once.
         TrafficTally tally;
         (std::get<I>(nodes).add_reads(tally, 1.0), ...);
         StatementModel model;
-        model.bytes_per_site = tally.bytes_per_site() + static_cast<double>(shape.site_bytes) / First::nsimd;
+        model.bytes_per_site = tally.bytes_per_site() + static_cast<double>(site_bytes) / First::nsimd;
         model.flops_per_site = (0.0 + ... + std::tuple_element_t<I, Nodes>::flops_per_site());
         model.sites = static_cast<double>(layout.volume());
         return model;

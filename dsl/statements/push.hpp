@@ -37,7 +37,7 @@
 #include "dsl/exec/statement_shape.hpp"
 #include "dsl/statements/assign.hpp"
 #include "dsl/statements/halo_sequence.hpp"
-#include "dsl/statements/statement_plan.hpp"
+#include "dsl/statements/run_statement.hpp"
 
 namespace latte {
 
@@ -98,54 +98,56 @@ void push_in_place(Lattice<T, W>& dst, const E& expression, const std::array<con
     throw std::invalid_argument("Latte: push_in_place on a checkerboard (a push must stay on the sites it reads)");
   const auto node = statement_node(dst, expression);
 
-  std::array<const DisplacementTable*, K> tables{};
-  std::array<HaloBuffers*, K> buffers{};
-  StatementPlan<Backend> plan(layout);
-  const auto evaluator = prepare(lower_batches(node), plan);  // operands first: the destination is one of them
-  auto view = dst.node();
-  view.bind(side, Access::read_write);
-  PushKernel<T, N, std::remove_const_t<decltype(evaluator)>, static_cast<int>(K)> kernel{{view.data}, evaluator, {}, {}, {}};
-  // At an interior site every element's target is a fixed distance from
-  // the site's own record when every target table is interior_regular (or
-  // the element stays put): one precomputed offset per element, instead of
-  // two table reads and two tests per element.
-  bool interior_targets_regular = true;
-  for (std::size_t k = 0; k < K; ++k) {
-    const Coordinate& d = *displacements[k];
-    if (d.size() != static_cast<std::size_t>(layout.dimensions()))
+  for (std::size_t k = 0; k < K; ++k)
+    if (displacements[k]->size() != static_cast<std::size_t>(layout.dimensions()))
       throw std::invalid_argument("Latte: push_in_place displacement " + std::to_string(k) + " has " +
-                                  std::to_string(d.size()) + " components on a " +
+                                  std::to_string(displacements[k]->size()) + " components on a " +
                                   std::to_string(layout.dimensions()) + "-dimensional lattice");
-    kernel.table[k] = DisplacementView{nullptr, nullptr, nullptr, N};
-    kernel.records[k] = nullptr;
-    kernel.interior_target[k] = static_cast<std::int64_t>(k) * element_words * N;
-    if (push_detail::is_zero(d)) continue;
-    tables[k] = &layout.displacement(d);
-    const DisplacementView& t = kernel.table[k] = FieldMemory::table_view(*tables[k], side);
-    if (!t.interior_regular) interior_targets_regular = false;
-    kernel.interior_target[k] += t.interior_offset * FieldAccess<T, N>::record_stride;
-    if (tables[k]->halo) {
-      buffers[k] = &tables[k]->halo->buffers(sizeof(Real), element_words, N,
-                                             push_detail::first_occurrence + static_cast<int>(k));
-      kernel.records[k] = static_cast<Real*>(buffers[k]->records.data(side, Access::read_write));
-    }
-  }
-  const std::uint8_t* interior = interior_targets_regular ? layout.interior_sites() : nullptr;
-  const StatementShape shape =
-      statement_shape<T, N>(StatementForm::push, layout, false, decltype(kernel.e)::bytes_read_per_site);
-  bool any_halo = false;
-  for (const HaloBuffers* b : buffers) any_halo = any_halo || b;
-  const auto run = [&] {
-    plan.run([&](SiteRange sites) { for_each_site<Backend>(shape, layout, sites, kernel, interior); });
-    if (any_halo)
-      push_detail::return_halos<Backend, Real, static_cast<int>(K)>(layout, tables, buffers, view.data,
-                                                                     FieldAccess<T, N>::record_stride, element_words, N);
-  };
-  if (profile::listeners == 0) [[likely]] return run();
-  // The statement model of an assignment of the same value: each site's
-  // record written once, wherever its elements go.
-  profile::run_profiled<Backend>(
-      run, [&] { return statement_model(dst, node, AssignSet{}); },
+  run_statement<Backend>(
+      layout,
+      [&](auto& plan) {
+        const auto evaluator = prepare(lower_batches(node), plan);  // operands first: the destination is one of them
+        auto view = dst.node();
+        view.bind(side, Access::read_write);
+        using Kernel = PushKernel<T, N, std::remove_const_t<decltype(evaluator)>, static_cast<int>(K)>;
+        Kernel kernel{{view.data}, evaluator, {}, {}, {}};
+        std::array<const DisplacementTable*, K> tables{};
+        std::array<HaloBuffers*, K> buffers{};
+        // At an interior site every element's target is a fixed distance from
+        // the site's own record when every target table is interior_regular (or
+        // the element stays put): one precomputed offset per element, instead of
+        // two table reads and two tests per element.
+        bool interior_targets_regular = true;
+        bool any_halo = false;
+        for (std::size_t k = 0; k < K; ++k) {
+          kernel.table[k] = DisplacementView{nullptr, nullptr, nullptr, N};
+          kernel.records[k] = nullptr;
+          kernel.interior_target[k] = static_cast<std::int64_t>(k) * element_words * N;
+          if (push_detail::is_zero(*displacements[k])) continue;
+          tables[k] = &layout.displacement(*displacements[k]);
+          const DisplacementView& t = kernel.table[k] = FieldMemory::table_view(*tables[k], side);
+          if (!t.interior_regular) interior_targets_regular = false;
+          kernel.interior_target[k] += t.interior_offset * FieldAccess<T, N>::record_stride;
+          if (tables[k]->halo) {
+            buffers[k] = &tables[k]->halo->buffers(sizeof(Real), element_words, N,
+                                                   push_detail::first_occurrence + static_cast<int>(k));
+            kernel.records[k] = static_cast<Real*>(buffers[k]->records.data(side, Access::read_write));
+            any_halo = true;
+          }
+        }
+        // Once every site is done, the elements bound for other ranks travel back.
+        const auto finish = [=, &layout, field = view.data] {
+          if (any_halo)
+            push_detail::return_halos<Backend, Real, static_cast<int>(K)>(
+                layout, tables, buffers, field, FieldAccess<T, N>::record_stride, element_words, N);
+        };
+        return PreparedStatement{
+            kernel, statement_shape<T, N>(StatementForm::push, layout, false, decltype(kernel.e)::bytes_read_per_site),
+            interior_targets_regular ? layout.interior_sites() : nullptr, finish};
+      },
+      // The statement model of an assignment of the same value: each site's
+      // record written once, wherever its elements go.
+      [&] { return statement_model(dst, node, AssignSet{}); },
       [&] { return "push: " + statement_name(dst.storage_identity(), assignment_symbol<AssignSet>(), node); });
 }
 

@@ -18,9 +18,7 @@
 #include "dsl/expr/functors.hpp"
 #include "dsl/expr/map.hpp"
 #include "dsl/expr/site_algebra_check.hpp"
-#include "dsl/statements/reduction_result.hpp"
-#include "dsl/statements/statement_plan.hpp"
-#include "dsl/statements/statement_profile.hpp"
+#include "dsl/statements/run_statement.hpp"
 
 namespace latte {
 
@@ -30,26 +28,20 @@ auto reduce(const E& expression) {
   using Node = std::remove_cvref_t<decltype(node)>;
   static_assert(!std::is_void_v<typename Node::real_type>, "Latte: a reduction needs at least one field in its expression");
   const SiteLayout& layout = *node.layout();
-  StatementPlan<Backend> plan(layout);
-  const auto evaluator = prepare(lower_batches(node), plan);
-  using Evaluator = std::remove_const_t<decltype(evaluator)>;
-  const ReduceKernel<Evaluator> kernel{evaluator};
-  const StatementShape shape{StatementForm::reduce, false, 0, 0, Evaluator::bytes_read_per_site};
-  using Accumulator = decltype(reduce_sites<Backend, Combine>(shape, layout, SiteRange{}, kernel, nullptr));
-  Accumulator total = start_accumulator<Combine, Accumulator>();
-  const auto run = [&] {
-    plan.run([&](SiteRange sites) {
-      merge_accumulators<Combine>(total, reduce_sites<Backend, Combine>(shape, layout, sites, kernel, nullptr));
-    });
-  };
-  if (profile::listeners == 0) [[likely]] run();
-  else
-    profile::run_profiled<Backend>(
-        run, [&] { return reduction_model(node, std::is_same_v<Combine, SumCombine>); },
-        [&] {
-          return statement_name(nullptr, std::is_same_v<Combine, SumCombine> ? "sum " : std::is_same_v<Combine, MaxCombine> ? "max " : "min ", node);
-        });
-  return reduction_over_ranks<Combine>(total, layout);
+  constexpr bool summed = std::is_same_v<Combine, SumCombine>;
+  return run_statement<Backend, Combine>(
+      layout,
+      [&](auto& plan) {
+        const auto evaluator = prepare(lower_batches(node), plan);
+        using Evaluator = std::remove_const_t<decltype(evaluator)>;
+        return PreparedStatement{ReduceKernel<Evaluator>{evaluator},
+                                 StatementShape{StatementForm::reduce, false, 0, 0, Evaluator::bytes_read_per_site},
+                                 nullptr};
+      },
+      [&] { return reduction_model(node, summed); },
+      [&] {
+        return statement_name(nullptr, summed ? "sum " : std::is_same_v<Combine, MaxCombine> ? "max " : "min ", node);
+      });
 }
 
 // An expression already refused where it was built (dsl/expr/site_algebra_check.hpp)
