@@ -1,17 +1,19 @@
 #pragma once
-// The one place where the build's backend is chosen (platform/memory/field_memory.hpp
-// picks the matching field storage). Everything above this header talks to
-// latte::backend::Default; the per-lane simt backend stays reachable by name
+// The one place where the build's backend, named by platform/build.hpp, is
+// taken: its files are included here and it becomes backend::Default
+// (platform/memory/field_memory.hpp takes the matching field storage).
+// Everything above this header talks to latte::backend::Default; the per-lane simt backend stays reachable by name
 // in every build, so tests compare lowerings in one binary (on the cuda
 // backend: device kernels against the same per-lane code on the host).
 
 #include "backends/common/backend_contract.hpp"
 #include "backends/simt/simt_backend.hpp"
+#include "platform/build.hpp"
 
-#if defined(LATTE_BACKEND_CUDA)
+#if LATTE_BUILD_BACKEND == LATTE_BUILD_CUDA
 #include "backends/cuda/cuda_backend.hpp"
 namespace latte::backend { using Default = Cuda; }
-#elif defined(LATTE_BACKEND_SIMT) && defined(LATTE_EMULATE_DEVICE_MEMORY)
+#elif LATTE_BUILD_BACKEND == LATTE_BUILD_SIMT && LATTE_BUILD_MEMORY == LATTE_BUILD_EMULATED_DEVICE_MEMORY
 #include "platform/memory/emulated_device.hpp"
 namespace latte::backend {
 // The simt lowering on the "device" copy of mirrored fields: the CPU test
@@ -25,7 +27,7 @@ struct SimtOnEmulatedDevice : Simt {
 };
 using Default = SimtOnEmulatedDevice;
 }  // namespace latte::backend
-#elif defined(LATTE_BACKEND_SIMT)
+#elif LATTE_BUILD_BACKEND == LATTE_BUILD_SIMT
 namespace latte::backend { using Default = Simt; }
 #else
 #include "backends/cpu/cpu_backend.hpp"

@@ -1,8 +1,18 @@
 #pragma once
-// Compiler-facing macros shared by every layer. This is the only place that
-// knows whether device code is being compiled, so that site tensors and DSL
-// nodes can be written once for the vector path, the per-lane path on the CPU
-// and (later) the per-lane path inside CUDA kernels.
+// What this build is: the one header that reads the build's macros and
+// names its backend and field memory, and the compiler-facing macros shared
+// by every layer. It is the only place that knows whether device code is
+// being compiled, so that site tensors and DSL nodes can be written once for
+// the vector path, the per-lane path on the CPU and the per-lane path inside
+// CUDA kernels.
+//
+// The build's backend comes from CMake (LATTE_BACKEND: cpu, simt or cuda,
+// passed as LATTE_BACKEND_SIMT or LATTE_BACKEND_CUDA; neither is cpu), and
+// with it the field memory (LATTE_EMULATE_DEVICE_MEMORY: simt on emulated
+// device memory). LATTE_BUILD_BACKEND and LATTE_BUILD_MEMORY name them for
+// the two headers that include a backend's or a memory's files
+// (backends/backend.hpp, platform/memory/field_memory.hpp), and
+// latte::build:: names them to C++.
 
 #if defined(__CUDACC__)
 #define LATTE_HOST_DEVICE __host__ __device__
@@ -50,3 +60,35 @@
 #else
 #define LATTE_LAMBDA __attribute__((always_inline))
 #endif
+
+#define LATTE_BUILD_CPU 1
+#define LATTE_BUILD_SIMT 2
+#define LATTE_BUILD_CUDA 3
+#define LATTE_BUILD_HOST_MEMORY 1
+#define LATTE_BUILD_EMULATED_DEVICE_MEMORY 2
+#define LATTE_BUILD_CUDA_MEMORY 3
+#if defined(LATTE_BACKEND_CUDA)
+#define LATTE_BUILD_BACKEND LATTE_BUILD_CUDA
+#define LATTE_BUILD_MEMORY LATTE_BUILD_CUDA_MEMORY
+#elif defined(LATTE_BACKEND_SIMT)
+#define LATTE_BUILD_BACKEND LATTE_BUILD_SIMT
+#if defined(LATTE_EMULATE_DEVICE_MEMORY)
+#define LATTE_BUILD_MEMORY LATTE_BUILD_EMULATED_DEVICE_MEMORY
+#else
+#define LATTE_BUILD_MEMORY LATTE_BUILD_HOST_MEMORY
+#endif
+#else
+#define LATTE_BUILD_BACKEND LATTE_BUILD_CPU
+#define LATTE_BUILD_MEMORY LATTE_BUILD_HOST_MEMORY
+#endif
+
+namespace latte::build {
+enum class Backend { cpu, simt, cuda };
+enum class Memory { host, emulated_device, cuda_device };
+inline constexpr Backend backend = LATTE_BUILD_BACKEND == LATTE_BUILD_CUDA   ? Backend::cuda
+                                   : LATTE_BUILD_BACKEND == LATTE_BUILD_SIMT ? Backend::simt
+                                                                             : Backend::cpu;
+inline constexpr Memory memory = LATTE_BUILD_MEMORY == LATTE_BUILD_CUDA_MEMORY ? Memory::cuda_device
+                                 : LATTE_BUILD_MEMORY == LATTE_BUILD_EMULATED_DEVICE_MEMORY ? Memory::emulated_device
+                                                                                            : Memory::host;
+}  // namespace latte::build

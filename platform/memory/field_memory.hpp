@@ -1,16 +1,18 @@
 #pragma once
-// The storage every Lattice uses, chosen with the backend (the other place,
-// besides backend.hpp, that knows which backend this build has): plain host
-// memory for cpu and simt; a device buffer with a tracked host mirror for
-// cuda, and for simt with emulated device memory (a test configuration).
+// The storage every Lattice uses: the build's field memory, named by
+// platform/build.hpp (this is the other place, besides backends/backend.hpp,
+// that includes what the build chose). Plain host memory for cpu and simt; a
+// device buffer with a tracked host mirror for cuda, and for simt with
+// emulated device memory (a test configuration).
 // Halo message payloads get storage of their own (HaloPayload): on device
 // memory, a device buffer plus, for messages between ranks, a pinned host
 // buffer to stage through; payload_route_between_ranks() says whether such
 // messages are staged or handed to MPI in device memory (CUDA-aware MPI).
 
+#include "platform/build.hpp"
 #include "platform/memory/payload_route.hpp"
 
-#if defined(LATTE_BACKEND_CUDA)
+#if LATTE_BUILD_MEMORY == LATTE_BUILD_CUDA_MEMORY
 #include "platform/comms/cuda_aware_mpi.hpp"
 #include "platform/cuda/cuda_device.hpp"
 #include "platform/memory/mirrored_memory.hpp"
@@ -22,7 +24,7 @@ inline PayloadRoute payload_route_between_ranks() {
   return comms::mpi_reads_device_memory() ? PayloadRoute::direct : PayloadRoute::staged;
 }
 }  // namespace latte
-#elif defined(LATTE_EMULATE_DEVICE_MEMORY)
+#elif LATTE_BUILD_MEMORY == LATTE_BUILD_EMULATED_DEVICE_MEMORY
 #include "platform/memory/emulated_device.hpp"
 #include "platform/memory/mirrored_memory.hpp"
 #include "platform/memory/staged_payload.hpp"

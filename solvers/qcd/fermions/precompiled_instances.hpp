@@ -9,7 +9,7 @@
 // defines the matching macro below as `template` before including the
 // solver headers, e.g.
 //   #define LATTE_QCD_DOUBLE_INSTANCE template
-//   #include "solvers/qcd/fermions/wilson_even_odd.hpp"
+//   #include "solvers/qcd/solves/wilson_even_odd_solve.hpp"
 // (the mixed-precision file includes solvers/qcd/solves/wilson_solve_mixed.hpp).
 // Elsewhere the macros are `extern template`: the other files use those
 // copies for the build's default SIMD width (DefaultWidth), and still
@@ -27,6 +27,8 @@
 //           (MatchingSingleWidth) and the mixed-precision solves, where the
 //           build has them (not the cpu backend at SSE2 width).
 
+#include "platform/build.hpp"
+
 #if defined(LATTE_PRECOMPILED_QCD)
 #ifndef LATTE_QCD_DOUBLE_INSTANCE
 #define LATTE_QCD_DOUBLE_INSTANCE extern template
@@ -38,7 +40,7 @@
 #define LATTE_QCD_MIXED_INSTANCE extern template
 #endif
 // Mirrors mixed_precision_available<DefaultWidth> (solvers/qcd/solves/wilson_solve_mixed.hpp).
-#if LATTE_SIMD_BYTES == 16 && !defined(LATTE_BACKEND_SIMT) && !defined(LATTE_BACKEND_CUDA)
+#if LATTE_SIMD_BYTES == 16 && LATTE_BUILD_BACKEND == LATTE_BUILD_CPU
 #define LATTE_QCD_MIXED_PRECISION_INSTANCES 0
 #else
 #define LATTE_QCD_MIXED_PRECISION_INSTANCES 1
