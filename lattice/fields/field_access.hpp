@@ -1,7 +1,7 @@
 #pragma once
 // What a kernel holds of a field: one pointer. FieldAccess reads and writes
 // a field's sites at a VectorSite (all lanes) or a LaneSite (one lane); it is
-// the prepared form of a field leaf (dsl/evaluator.hpp) and the base of the
+// the prepared form of a field leaf (dsl/exec/leaf_evaluators.hpp) and the base of the
 // host-side FieldView (lattice/fields/field_view.hpp), which adds what only the
 // host needs (layout, storage, element offset).
 //

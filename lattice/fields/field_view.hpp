@@ -4,7 +4,7 @@
 // and stores) plus what only the host needs: the layout, the storage it
 // binds to a memory side, and the element offset of a view of one element
 // of a larger record (element<i>(f)). A statement prepares the leaf into
-// its FieldAccess (dsl/evaluator.hpp): kernels never carry the host part.
+// its FieldAccess (dsl/exec/leaf_evaluators.hpp): kernels never carry the host part.
 
 #include <cstdint>
 #include <type_traits>

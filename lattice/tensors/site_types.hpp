@@ -25,7 +25,7 @@ template <class R, int N> using RealVector = Vec<R, N, GenericIndex>;
 // to all N (the multi-right-hand-side Dirac operator and CG). Products with
 // a link map over the batch (the index kinds differ); a Batch of
 // coefficients times a Batch of fields multiplies them element by element
-// (lattice/batch_ops.hpp).
+// (lattice/tensors/tensor_ops.hpp).
 template <class E, int N> using Batch = Vec<E, N, RhsIndex>;
 template <class R, int N> using MultiSpinor = Batch<Spinor<R>, N>;
 template <class T> struct batch_size { static constexpr int value = 0; };  // 0: not a batch

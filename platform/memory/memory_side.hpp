@@ -2,7 +2,7 @@
 // Where a field's data is used, and how. A backend evaluates statements on
 // one memory side (the CPU backends on the host, CUDA on the device); a field
 // keeps a copy on each side it is used from and moves data only when the side
-// that asks does not hold the newest values (backends/cuda/mirrored_memory.hpp).
+// that asks does not hold the newest values (platform/memory/mirrored_memory.hpp).
 
 namespace latte {
 
