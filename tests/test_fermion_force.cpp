@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "hmc_test_support.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
@@ -62,31 +64,31 @@ class FermionForce : public ::testing::Test {
 
 TEST_F(FermionForce, WilsonPseudofermionForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 17);
-  const WilsonFermions<double> fermions{0.2, FermionBoundary::antiperiodic_in_time()};
+  const WilsonParameters fermions{0.2, FermionBoundary::antiperiodic_in_time()};
   for (const bool even_odd : {false, true}) {
-    TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, fermions, even_odd, tight);
+    TwoFlavourMonomial<WilsonAction<double>> monomial(geometry, fermions, even_odd, tight);
     expect_force_is_derivative(monomial, even_odd ? "Wilson, even-odd" : "Wilson");
   }
   // A U(1) twist in every direction exercises complex boundary phases.
-  const WilsonFermions<double> twisted{0.2, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
-  TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, twisted, true, tight);
+  const WilsonParameters twisted{0.2, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<WilsonAction<double>> monomial(geometry, twisted, true, tight);
   expect_force_is_derivative(monomial, "Wilson, twisted, even-odd");
 }
 
 TEST_F(FermionForce, CloverPseudofermionForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 18);
   // Antiperiodic in time; twisted in every direction without even-odd.
-  const CloverFermions<double> antiperiodic{0.2, 1.5, FermionBoundary::antiperiodic_in_time()};
-  const CloverFermions<double> twisted{0.2, 1.5, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
-  TwoFlavourMonomial<CloverFermions<double>> even_odd(geometry, antiperiodic, true, tight);
+  const CloverParameters antiperiodic{0.2, 1.5, FermionBoundary::antiperiodic_in_time()};
+  const CloverParameters twisted{0.2, 1.5, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<CloverAction<double>> even_odd(geometry, antiperiodic, true, tight);
   expect_force_is_derivative(even_odd, "clover, antiperiodic, even-odd");
-  TwoFlavourMonomial<CloverFermions<double>> whole(geometry, twisted, false, tight);
+  TwoFlavourMonomial<CloverAction<double>> whole(geometry, twisted, false, tight);
   expect_force_is_derivative(whole, "clover, twisted");
 }
 
 TEST_F(FermionForce, CloverLogDeterminantForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 19);
-  CloverDeterminantMonomial<double> monomial(0.2, 1.5);
+  CloverDeterminantMonomial<double> monomial(CloverParameters{0.2, 1.5});
   expect_force_is_derivative(monomial, "clover log det");
 }
 
