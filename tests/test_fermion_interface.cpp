@@ -6,19 +6,25 @@
 // V(x) diag(1/l) V(x)^+ known exactly, and independent of the links. The
 // action supplies only its members; the Schur complement, its adjoint and
 // the even-odd solve are the generic ones, checked against the whole
-// operator written as one expression of its own.
+// operator written as one expression of its own, and hybrid Monte Carlo
+// runs it through the generic two-flavour monomial: its force against the
+// numerical derivative of its action, and dH ~ h^2 over a trajectory.
 
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "hmc_test_support.hpp"
 #include "solvers/qcd/fermions/fermion_force.hpp"
 #include "solvers/qcd/fermions/fermion_operator.hpp"
 #include "solvers/qcd/fermions/wilson_dirac.hpp"
 #include "solvers/qcd/fermions/wilson_even_odd.hpp"
 #include "solvers/qcd/solves/even_odd_solve.hpp"
+#include "solvers/qcd/update/hmc.hpp"
+#include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
@@ -302,6 +308,61 @@ TEST_F(ToyFermion, ForeignSchurOperatorIsAClearError) {
   EXPECT_NE(message.find("the Schur operator (toy 1.000000, "), std::string::npos) << message;
   EXPECT_NE(message.find("does not belong to M (toy 0.000000)"), std::string::npos) << message;
   EXPECT_THROW(solve_even_odd(schur, M, half, psi, SolverControl{}), GeometryMismatch);
+}
+
+// Hybrid Monte Carlo with two flavours of the toy, through the monomial
+// every action uses (solvers/qcd/update/pseudofermion_monomial.hpp): it
+// gets nothing of the toy but the members above. The toy's even-odd
+// pseudofermion differs from Wilson's where it matters: Moo^-1 is a field
+// and not hermitian, so X_o and Y_o take different inverses.
+class ToyFermionHmc : public ::testing::Test {
+ protected:
+  ToyFields fields{{4, 4, 4, 4}};
+  GaugeField<R>& U = fields.U;
+  ToyParameters toy{&fields.diagonal};
+  GaugeMonomial<R> gauge{GaugeAction::wilson(5.6)};
+  PseudofermionSolves tight{{1e-12, 100000, false}, {1e-12, 100000, false}};
+};
+
+TEST_F(ToyFermionHmc, ForceIsTheDerivativeOfTheAction) {
+  rough_gauge_field(U, 41, 0.35);
+  for (const bool even_odd : {false, true}) {
+    TwoFlavourMonomial<ToyAction> quarks(fields.geometry, toy, even_odd, tight);
+    expect_force_is_derivative_of_action(quarks, U, even_odd ? "toy, even-odd" : "toy");
+  }
+}
+
+TEST_F(ToyFermionHmc, EnergyViolationScalesAsTheStepSquared) {
+  // Near equilibrium of the quenched action: a few trajectories from the unit field.
+  U.set_unit();
+  {
+    MolecularDynamics<R> md({{IntegratorScheme::omelyan, 4, {&gauge}}});
+    HybridMonteCarlo<R> hmc(U, md, {&gauge}, {1.0, 7, true, 3});
+    for (int i = 0; i < 8; ++i) hmc.trajectory();
+  }
+  GaugeField<R> start(fields.geometry);
+  for (int mu = 0; mu < 4; ++mu) start[mu] = U[mu];
+  TwoFlavourMonomial<ToyAction> quarks(fields.geometry, toy, true, tight);
+  EXPECT_EQ(quarks.describe(), "two flavours, toy, toy 0.000000, even-odd");
+  std::vector<double> steps, violations;
+  for (const int n : {16, 32, 64}) {
+    for (int mu = 0; mu < 4; ++mu) U[mu] = start[mu];
+    // Both terms on one level: the step of both forces is 1 / n; the same
+    // momenta and pseudofermion (seed 21) for every n.
+    MolecularDynamics<R> md({{IntegratorScheme::leapfrog, n, {&quarks, &gauge}}});
+    HybridMonteCarlo<R> hmc(U, md, {&quarks, &gauge}, {1.0, 21, false});
+    violations.push_back(hmc.trajectory().delta_h);
+    steps.push_back(1.0 / n);
+    EXPECT_GT(largest_link_difference(U, start), 0.05) << n << " steps: the links should move";
+  }
+  std::printf("toy HMC: |dH| = %.3g, %.3g, %.3g at 16, 32, 64 steps\n", std::abs(violations[0]),
+              std::abs(violations[1]), std::abs(violations[2]));
+  EXPECT_NEAR(log_log_slope(steps, violations), 2.0, 0.25)
+      << "|dH| = " << violations[0] << ", " << violations[1] << ", " << violations[2];
+  // A wrong quark force would leave dH of the order of the quarks' change
+  // of action along the trajectory however small the step.
+  EXPECT_LT(std::abs(violations[2]), 0.05);
+  EXPECT_GT(quarks.tally().iterations, 0);
 }
 
 }  // namespace
