@@ -139,7 +139,8 @@ class TwoFlavourMonomial final : public Monomial<typename Action::real_type, typ
       solve(M, X, solves_.force);
       M.apply(Y, X);
       // The blocks are made only for their force members (the force is on
-      // the whole lattice; their halves are not read).
+      // the whole lattice; their halves are not read, but the lattice must
+      // split into checkerboards as for even-odd).
       add_force(Blocks(action), X, Y, P, eps);
     }
   }
