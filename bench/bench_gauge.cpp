@@ -39,7 +39,9 @@
 #include "bench/session_options.hpp"
 #include "dsl/latte.hpp"
 #include "examples/command_line.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
 #include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "solvers/qcd/update/quenched_update.hpp"
@@ -116,9 +118,9 @@ void run_dynamical(int L, bench::Session& session) {
   }
   const double mass = 1.0 / (2.0 * 0.13) - 4.0, c_sw = 1.0;
   GaugeMonomial<double> gauge(GaugeAction::wilson(5.6));
-  TwoFlavourMonomial<CloverFermions<double>> quarks(
-      geometry, CloverFermions<double>{mass, c_sw, FermionBoundary::antiperiodic_in_time()}, true);
-  CloverDeterminantMonomial<double> det(mass, c_sw);
+  const CloverParameters clover{mass, c_sw, FermionBoundary::antiperiodic_in_time()};
+  TwoFlavourMonomial<CloverAction<double>> quarks(geometry, clover, true);
+  CloverDeterminantMonomial<double> det(clover);
   MolecularDynamics<double> md({{IntegratorScheme::omelyan, 5, {&quarks, &det}}, {IntegratorScheme::omelyan, 4, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {1.0, 13, true});
   for (int i = 0; i < 2; ++i) hmc.trajectory();

@@ -41,6 +41,9 @@
 #include "lattice/fields/report_file.hpp"
 #include "lattice/fields/root_output.hpp"
 #include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/fermions/wilson_even_odd.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "solvers/qcd/update/quenched_update.hpp"
@@ -96,10 +99,10 @@ struct DynamicalQuarks {
   SolveTally tally() const { return solves ? *solves : SolveTally{}; }
 };
 
-template <class Fermions>
-void add_pseudofermion(DynamicalQuarks& quarks, const Geometry& geometry, const Fermions& fermions,
+template <class Action>
+void add_pseudofermion(DynamicalQuarks& quarks, const Geometry& geometry, const typename Action::Parameters& parameters,
                        const PseudofermionSolves& solves) {
-  auto monomial = std::make_unique<TwoFlavourMonomial<Fermions>>(geometry, fermions, true, solves);
+  auto monomial = std::make_unique<TwoFlavourMonomial<Action>>(geometry, parameters, true, solves);
   quarks.solves = &monomial->tally();
   quarks.pseudofermion = std::move(monomial);
 }
@@ -113,11 +116,13 @@ DynamicalQuarks make_quarks(const Options& options, const Geometry& geometry) {
   const FermionBoundary boundary = parse_fermion_boundary(options.boundary);
   const PseudofermionSolves solves{{options.action_tolerance, 100000, false}, {options.force_tolerance, 100000, false}};
   if (options.fermions == "wilson") {
-    add_pseudofermion(quarks, geometry, WilsonFermions<double>{mass, boundary}, solves);
+    add_pseudofermion<WilsonAction<double>>(quarks, geometry, WilsonParameters{mass, boundary}, solves);
   } else {
     if (!(options.c_sw >= 0)) throw std::invalid_argument("--csw must be >= 0, not " + std::to_string(options.c_sw));
-    add_pseudofermion(quarks, geometry, CloverFermions<double>{mass, options.c_sw, boundary}, solves);
-    quarks.clover_det = std::make_unique<CloverDeterminantMonomial<double>>(mass, options.c_sw);
+    const CloverParameters clover{mass, options.c_sw, boundary};
+    add_pseudofermion<CloverAction<double>>(quarks, geometry, clover, solves);
+    // The odd clover blocks' log det, left out by the even-odd pseudofermion.
+    quarks.clover_det = std::make_unique<CloverDeterminantMonomial<double>>(clover);
   }
   quarks.description = quarks.pseudofermion->describe();
   return quarks;

@@ -1,13 +1,17 @@
 #pragma once
 // Helpers shared by the hybrid Monte Carlo tests (quenched and dynamical):
-// a rough gauge field, the largest difference of two link fields, and the
-// slope of a log-log fit (the integrators' dH ~ h^2).
+// a rough gauge field, the largest difference of two link fields, the
+// slope of a log-log fit (the integrators' dH ~ h^2), and the check of a
+// monomial's force against the numerical derivative of its action.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "solvers/qcd/update/hmc_monomial.hpp"
 #include "solvers/qcd/update/molecular_dynamics.hpp"
 
 namespace latte::testing {
@@ -38,6 +42,42 @@ inline double log_log_slope(const std::vector<double>& h, const std::vector<doub
     sxy += x * y;
   }
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// The derivative of S along a random su(3) direction x that the monomial's
+// force predicts, <x, F> = -2 sum tr(x F), against central differences at
+// two steps: their remainder must fall as eps^2 and their extrapolation to
+// eps = 0 meet the prediction. The monomial is refreshed first (key 1234),
+// and every S compared comes from its action (a solve for a pseudofermion).
+inline void expect_force_is_derivative_of_action(Monomial<double>& monomial, const GaugeField<double>& U,
+                                                 const char* name) {
+  const Geometry& geometry = U.geometry();
+  ParallelRng rng(91);
+  AlgebraField<double> x(geometry), P(geometry);
+  for (int mu = 0; mu < 4; ++mu)
+    rng.fill(x[mu], [](SiteRandomStream& random) { return su3::gaussian_algebra_element(random); });
+  monomial.refresh(U, 1234);
+  monomial.action(U);  // the heatbath's eta^+ eta: every S below comes from a solve
+  // kick with eps = 1 from P = 0 leaves P = -F.
+  monomial.kick(U, P, 1.0);
+  double predicted = 0;
+  for (int mu = 0; mu < 4; ++mu) predicted += 2.0 * sum(real(trace(x[mu] * P[mu])));
+  auto along = [&](double eps) {
+    GaugeField<double> moved(geometry);
+    for (int mu = 0; mu < 4; ++mu) moved[mu] = su3_exp(eps * x[mu]) * U[mu];
+    return monomial.action(moved);
+  };
+  const double steps[2] = {4e-3, 2e-3};
+  double central[2];
+  for (int k = 0; k < 2; ++k) central[k] = (along(steps[k]) - along(-steps[k])) / (2 * steps[k]);
+  // The central difference's remainder is of order eps^2: halving eps
+  // quarters it, and Richardson's (4 c(eps/2) - c(eps)) / 3 removes it.
+  const double ratio = (central[0] - predicted) / (central[1] - predicted);
+  EXPECT_NEAR(ratio, 4.0, 0.4) << name << ": central differences " << central[0] << ", " << central[1]
+                               << " against " << predicted;
+  const double extrapolated = (4 * central[1] - central[0]) / 3;
+  EXPECT_NEAR(extrapolated, predicted, 1e-6 * std::abs(predicted)) << name << ": S = " << monomial.action(U);
+  EXPECT_GT(std::abs(predicted), 1.0) << name << ": the force should not vanish";
 }
 
 }  // namespace latte::testing

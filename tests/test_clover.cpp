@@ -229,11 +229,10 @@ TEST_F(Clover, MixedPrecisionEvenOddSolve) {
   else {
     const CloverDirac<double> M(U, clover_mass, c_sw);
     const CloverEvenOdd<double> schur(M);
-    const SingleCloverEvenOdd<DefaultWidth> single(M);
+    const CloverEvenOdd<float, MatchingSingleWidth<DefaultWidth>> single(M.action().single_precision());
     Lattice<Spinor<double>> x(geometry), Mx(geometry);
     x = zero;
-    const SolverReport report =
-        solve_clover_even_odd_mixed(schur, single.schur(), M, x, psi, SolverControl{1e-11, 10000});
+    const SolverReport report = solve_clover_even_odd_mixed(schur, single, M, x, psi, SolverControl{1e-11, 10000});
     EXPECT_LE(report.true_residual, 1e-11);
     M.apply(Mx, x);
     EXPECT_LT(std::sqrt(norm2(Mx - psi) / norm2(psi)), 1e-11);
@@ -367,11 +366,14 @@ TEST_F(Clover, EvenOddSolvesWithABoundaryAgreeWithTheUnpreconditionedOne) {
   std::printf("clover, antiperiodic: even-odd %d iterations, unpreconditioned %d, |x - x_plain| / |x_plain| = %.1e\n",
               even_odd.iterations, plain.iterations, std::sqrt(norm2(x - x_plain) / norm2(x_plain)));
   if constexpr (mixed_precision_available<DefaultWidth>) {
-    const SingleCloverEvenOdd<DefaultWidth> single(M);
-    EXPECT_EQ(single.schur().boundary(), antiperiodic);
+    const CloverEvenOdd<float, MatchingSingleWidth<DefaultWidth>> single(M.action().single_precision());
+    EXPECT_EQ(single.boundary(), antiperiodic);
     x = zero;
-    solve_clover_even_odd_mixed(schur, single.schur(), M, x, psi, control);
+    solve_clover_even_odd_mixed(schur, single, M, x, psi, control);
     check("even-odd mixed");
+    x = zero;
+    solve_clover_even_odd_mixed(schur, M, x, psi, control);  // the twin made by the solve
+    check("even-odd mixed, twin from M");
   }
 }
 
@@ -391,9 +393,10 @@ TEST_F(Clover, SchurOperatorOfAnotherBoundaryIsRefused) {
   error_of<GeometryMismatch>([&] { solve_clover_even_odd(schur, M_periodic, x, psi, control); });
   if constexpr (mixed_precision_available<DefaultWidth>) {
     // A single-precision twin of another boundary is no twin.
-    const SingleCloverEvenOdd<DefaultWidth> periodic_single(M_periodic);
+    const CloverEvenOdd<float, MatchingSingleWidth<DefaultWidth>> periodic_single(
+        M_periodic.action().single_precision());
     const std::string twin = error_of<GeometryMismatch>(
-        [&] { solve_clover_even_odd_mixed(schur, periodic_single.schur(), M, x, psi, control); });
+        [&] { solve_clover_even_odd_mixed(schur, periodic_single, M, x, psi, control); });
     EXPECT_NE(twin.find("is not the twin"), std::string::npos) << twin;
   }
 }

@@ -10,6 +10,8 @@
 
 #include "decomposition_support.hpp"
 #include "hmc_test_support.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 
@@ -19,9 +21,9 @@ namespace {
 struct DynamicalChain {
   GaugeField<double> U;
   GaugeMonomial<double> gauge{GaugeAction::wilson(5.6)};
-  CloverFermions<double> fermions{0.3, 1.0, FermionBoundary::antiperiodic_in_time()};
-  TwoFlavourMonomial<CloverFermions<double>> quarks;
-  CloverDeterminantMonomial<double> det{0.3, 1.0};
+  CloverParameters fermions{0.3, 1.0, FermionBoundary::antiperiodic_in_time()};
+  TwoFlavourMonomial<CloverAction<double>> quarks;
+  CloverDeterminantMonomial<double> det{fermions};
   MolecularDynamics<double> md{{{IntegratorScheme::leapfrog, 1, {&quarks}}, {IntegratorScheme::leapfrog, 2, {&gauge, &det}}}};
   HybridMonteCarlo<double> hmc;
   explicit DynamicalChain(const Geometry& g)

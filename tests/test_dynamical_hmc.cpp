@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "hmc_test_support.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
@@ -34,15 +36,15 @@ class DynamicalHmc : public ::testing::Test {
   GaugeField<double> U{geometry};
   GaugeMonomial<double> gauge{GaugeAction::wilson(5.6)};
   PseudofermionSolves tight{{1e-12, 100000, false}, {1e-12, 100000, false}};
-  WilsonFermions<double> wilson{0.4, FermionBoundary::antiperiodic_in_time()};
-  CloverFermions<double> clover{0.4, 1.2, FermionBoundary::antiperiodic_in_time()};
+  WilsonParameters wilson{0.4, FermionBoundary::antiperiodic_in_time()};
+  CloverParameters clover{0.4, 1.2, FermionBoundary::antiperiodic_in_time()};
 };
 
 TEST_F(DynamicalHmc, NestedIntegratorWithPseudofermionsIsReversible) {
   thermalised_quenched();
-  TwoFlavourMonomial<WilsonFermions<double>> wilson_quarks(geometry, wilson, true, tight);
-  TwoFlavourMonomial<CloverFermions<double>> clover_quarks(geometry, clover, true, tight);
-  CloverDeterminantMonomial<double> clover_det(clover.mass, clover.c_sw);
+  TwoFlavourMonomial<WilsonAction<double>> wilson_quarks(geometry, wilson, true, tight);
+  TwoFlavourMonomial<CloverAction<double>> clover_quarks(geometry, clover, true, tight);
+  CloverDeterminantMonomial<double> clover_det(clover);
   struct Case {
     const char* name;
     Monomial<double>* quarks;
@@ -71,8 +73,8 @@ TEST_F(DynamicalHmc, EnergyViolationScalesAsTheStepSquared) {
   thermalised_quenched();
   GaugeField<double> start(geometry);
   copy_links(start, U);
-  TwoFlavourMonomial<CloverFermions<double>> quarks(geometry, clover, true, tight);
-  CloverDeterminantMonomial<double> clover_det(clover.mass, clover.c_sw);
+  TwoFlavourMonomial<CloverAction<double>> quarks(geometry, clover, true, tight);
+  CloverDeterminantMonomial<double> clover_det(clover);
   std::vector<double> steps, violations;
   for (const int n : {10, 20, 40}) {
     copy_links(U, start);
@@ -88,7 +90,7 @@ TEST_F(DynamicalHmc, EnergyViolationScalesAsTheStepSquared) {
 
 TEST_F(DynamicalHmc, ExpMinusDeltaHAveragesToOneInEquilibrium) {
   thermalised_quenched();
-  TwoFlavourMonomial<WilsonFermions<double>> quarks(geometry, wilson, true);
+  TwoFlavourMonomial<WilsonAction<double>> quarks(geometry, wilson, true);
   MolecularDynamics<double> md({{IntegratorScheme::omelyan, 3, {&quarks}}, {IntegratorScheme::omelyan, 2, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &gauge}, {1.0, 2029, true});
   for (int i = 0; i < 5; ++i) hmc.trajectory();  // the quarks' equilibrium

@@ -225,11 +225,12 @@ TEST(WilsonEvenOdd, MixedPrecisionSchurSolveReachesDoubleTolerance) {
 
   // Operators built once serve a second solve, from the first one's answer.
   const WilsonEvenOdd<double> schur(U, 0.05);
-  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> schur_single(single_precision_links(U), 0.05);
+  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> schur_single(M.action().single_precision());
   const SolverReport again = solve_wilson_even_odd_mixed(schur, schur_single, M, x_mixed, b, SolverControl{1e-10, 4000});
   EXPECT_EQ(again.iterations, 0);
   EXPECT_LE(again.true_residual, 1e-10);
-  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> other_mass(single_precision_links(U), 0.2);
+  const WilsonEvenOdd<float, MatchingSingleWidth<DefaultWidth>> other_mass(
+      WilsonAction<double>(U, 0.2).single_precision());
   EXPECT_THROW(solve_wilson_even_odd_mixed(schur, other_mass, M, x_mixed, b, SolverControl{}), GeometryMismatch);
 }
 

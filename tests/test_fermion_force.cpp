@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "hmc_test_support.hpp"
+#include "solvers/qcd/fermions/clover_action.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "test_support.hpp"
 
@@ -23,36 +25,9 @@ void moderately_rough_field(GaugeField<double>& U, std::uint64_t seed) { rough_g
 
 class FermionForce : public ::testing::Test {
  protected:
-  // The derivative of S along x that the monomial's force predicts,
-  // <x, F> = -2 sum tr(x F), against central differences at two steps.
+  // hmc_test_support.hpp: the central differences of S against the force.
   void expect_force_is_derivative(Monomial<double>& monomial, const char* name) {
-    ParallelRng rng(91);
-    AlgebraField<double> x(geometry), P(geometry);
-    for (int mu = 0; mu < 4; ++mu)
-      rng.fill(x[mu], [](SiteRandomStream& random) { return su3::gaussian_algebra_element(random); });
-    monomial.refresh(U, 1234);
-    monomial.action(U);  // the heatbath's eta^+ eta: every S below comes from a solve
-    // kick with eps = 1 from P = 0 leaves P = -F.
-    monomial.kick(U, P, 1.0);
-    double predicted = 0;
-    for (int mu = 0; mu < 4; ++mu) predicted += 2.0 * sum(real(trace(x[mu] * P[mu])));
-    auto along = [&](double eps) {
-      GaugeField<double> moved(geometry);
-      for (int mu = 0; mu < 4; ++mu) moved[mu] = su3_exp(eps * x[mu]) * U[mu];
-      return monomial.action(moved);
-    };
-    const double steps[2] = {4e-3, 2e-3};
-    double central[2];
-    for (int k = 0; k < 2; ++k) central[k] = (along(steps[k]) - along(-steps[k])) / (2 * steps[k]);
-    // The central difference's remainder is of order eps^2: halving eps
-    // quarters it, and Richardson's (4 c(eps/2) - c(eps)) / 3 removes it.
-    const double ratio = (central[0] - predicted) / (central[1] - predicted);
-    EXPECT_NEAR(ratio, 4.0, 0.4) << name << ": central differences " << central[0] << ", " << central[1]
-                                 << " against " << predicted;
-    const double extrapolated = (4 * central[1] - central[0]) / 3;
-    EXPECT_NEAR(extrapolated, predicted, 1e-6 * std::abs(predicted))
-        << name << ": S = " << monomial.action(U);
-    EXPECT_GT(std::abs(predicted), 1.0) << name << ": the force should not vanish";
+    expect_force_is_derivative_of_action(monomial, U, name);
   }
 
   Geometry geometry{{4, 4, 4, 4}};
@@ -62,31 +37,31 @@ class FermionForce : public ::testing::Test {
 
 TEST_F(FermionForce, WilsonPseudofermionForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 17);
-  const WilsonFermions<double> fermions{0.2, FermionBoundary::antiperiodic_in_time()};
+  const WilsonParameters fermions{0.2, FermionBoundary::antiperiodic_in_time()};
   for (const bool even_odd : {false, true}) {
-    TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, fermions, even_odd, tight);
+    TwoFlavourMonomial<WilsonAction<double>> monomial(geometry, fermions, even_odd, tight);
     expect_force_is_derivative(monomial, even_odd ? "Wilson, even-odd" : "Wilson");
   }
   // A U(1) twist in every direction exercises complex boundary phases.
-  const WilsonFermions<double> twisted{0.2, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
-  TwoFlavourMonomial<WilsonFermions<double>> monomial(geometry, twisted, true, tight);
+  const WilsonParameters twisted{0.2, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<WilsonAction<double>> monomial(geometry, twisted, true, tight);
   expect_force_is_derivative(monomial, "Wilson, twisted, even-odd");
 }
 
 TEST_F(FermionForce, CloverPseudofermionForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 18);
   // Antiperiodic in time; twisted in every direction without even-odd.
-  const CloverFermions<double> antiperiodic{0.2, 1.5, FermionBoundary::antiperiodic_in_time()};
-  const CloverFermions<double> twisted{0.2, 1.5, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
-  TwoFlavourMonomial<CloverFermions<double>> even_odd(geometry, antiperiodic, true, tight);
+  const CloverParameters antiperiodic{0.2, 1.5, FermionBoundary::antiperiodic_in_time()};
+  const CloverParameters twisted{0.2, 1.5, FermionBoundary::twisted(0.3, 0.5, 0.7, 1.0)};
+  TwoFlavourMonomial<CloverAction<double>> even_odd(geometry, antiperiodic, true, tight);
   expect_force_is_derivative(even_odd, "clover, antiperiodic, even-odd");
-  TwoFlavourMonomial<CloverFermions<double>> whole(geometry, twisted, false, tight);
+  TwoFlavourMonomial<CloverAction<double>> whole(geometry, twisted, false, tight);
   expect_force_is_derivative(whole, "clover, twisted");
 }
 
 TEST_F(FermionForce, CloverLogDeterminantForceIsTheDerivativeOfItsAction) {
   moderately_rough_field(U, 19);
-  CloverDeterminantMonomial<double> monomial(0.2, 1.5);
+  CloverDeterminantMonomial<double> monomial(CloverParameters{0.2, 1.5});
   expect_force_is_derivative(monomial, "clover log det");
 }
 

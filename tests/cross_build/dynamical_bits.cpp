@@ -7,9 +7,10 @@
 // several builds.
 #include <cstdio>
 
+#include "solvers/qcd/solves/clover_solve.hpp"
+#include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
-#include "solvers/qcd/solves/clover_solve.hpp"
 
 using namespace latte;
 
@@ -36,8 +37,9 @@ int main(int argc, char** argv) {
   // Heavy quarks and short trajectories keep the scalar build's runs short;
   // the first trajectory is accepted without the test, so the second starts
   // from links the first has moved.
-  TwoFlavourMonomial<CloverFermions<double>> quarks(lattice, CloverFermions<double>{0.5, 1.0, boundary}, true);
-  CloverDeterminantMonomial<double> det(0.5, 1.0);
+  const CloverParameters clover{0.5, 1.0, boundary};
+  TwoFlavourMonomial<CloverAction<double>> quarks(lattice, clover, true);
+  CloverDeterminantMonomial<double> det(clover);
   MolecularDynamics<double> md({{IntegratorScheme::leapfrog, 1, {&quarks, &det}}, {IntegratorScheme::leapfrog, 2, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {0.2, 2027, true, 1});
   for (int i = 0; i < 2; ++i) {

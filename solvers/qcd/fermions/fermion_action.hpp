@@ -1,11 +1,14 @@
 #pragma once
 // The fermion-action interface: what a lattice Dirac operator supplies so
-// that its operators, its even-odd Schur complement and its solves are
-// written once (solvers/qcd/fermions/fermion_operator.hpp, even_odd_operator.hpp,
-// solvers/qcd/solves/even_odd_solve.hpp). A new action (clover, twisted mass, a test's toy)
-// writes only the members below, each returning a DSL expression; Wilson is
-// solvers/qcd/fermions/wilson_dirac.hpp (whole lattice) and wilson_even_odd.hpp
-// (blocks).
+// that its operators, its even-odd Schur complement, its solves (double and
+// mixed precision) and its two-flavour pseudofermion in hybrid Monte Carlo
+// are written once (solvers/qcd/fermions/fermion_operator.hpp,
+// even_odd_operator.hpp, solvers/qcd/solves/even_odd_solve.hpp,
+// defect_correction.hpp, solvers/qcd/update/pseudofermion_monomial.hpp).
+// A new action (clover, twisted mass, a test's toy) writes only the members
+// below, each returning a DSL expression or running a few statements;
+// Wilson is solvers/qcd/fermions/wilson_dirac.hpp (whole lattice) and
+// wilson_even_odd.hpp (blocks), clover clover_action.hpp.
 //
 // Conventions. Every member template takes Sign: +1 for M, -1 for its adjoint
 // M^+. Ordering the sites by parity,
@@ -23,12 +26,25 @@
 // so that a constant diagonal can be folded into one coefficient: Wilson's
 // Schur complement stays A - kappa^2 / A H_eo H_oe, one multiplication per
 // site fewer, with the statements (and so the bits) it always had.
+//
+// Forces. Links move as U_mu(x) -> exp(s w) U_mu(x), w in su(3)
+// (solvers/qcd/update/molecular_dynamics.hpp). A pseudofermion's action
+// varies as dS = -2 Re(Y^+ dM X) for two spinor fields X, Y on the whole
+// lattice (solvers/qcd/fermions/fermion_force.hpp derives it), and
+// dM = kappa dH + d(diagonal): the blocks supply the two parts. A part
+// with dS = sum_{x,mu} Re tr(w_mu(x) O_mu(x)) adds
+//       P_mu += coefficient Ta(O_mu)
+// to a momentum field P (coefficient = eps / 2 is the momentum step
+// P -= eps F). A diagonal that does not depend on the links (Wilson's
+// 4 + m, a twisted mass i mu gamma_5 tau_3, the toy's fixed matrices) has
+// a diagonal part that does nothing.
 
 #include <concepts>
 #include <string>
 #include <vector>
 
 #include "dsl/latte.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
 
 namespace latte {
 
@@ -63,6 +79,12 @@ concept FermionAction = requires(const A& action, const Lattice<Spinor<typename 
 //   diagonal_inverse<Sign>(parity, psi) Mee^-1 psi or Moo^-1 psi (Sign = -1:
 //                                       (Mee^+)^-1 psi ...), e.g. a site-by-
 //                                       site product with a precomputed inverse
+//   add_hopping_force(X, Y, P, c)       P += c Ta(O) for the hopping part of
+//                                       dS = -2 Re(Y^+ dM X), -2 kappa Re(Y^+ dH X)
+//   add_diagonal_force(X, Y, P, c)      the same for the diagonal part,
+//                                       -2 Re(Y^+ d(diagonal) X): nothing where
+//                                       the diagonal does not depend on the links
+//                                       (X, Y on the whole lattice; "Forces" above)
 //   hopping_flops_per_site, diagonal_flops_per_site
 //                                       per site of its parity and right-hand
 //                                       side, for the solvers' flop counts
@@ -70,7 +92,8 @@ concept FermionAction = requires(const A& action, const Lattice<Spinor<typename 
 // psi may be an expression, and may be a batch of right-hand sides.
 template <class A>
 concept EvenOddFermionAction = requires(const A& action,
-                                        const Lattice<Spinor<typename A::real_type>, typename A::width_type>& psi) {
+                                        const Lattice<Spinor<typename A::real_type>, typename A::width_type>& psi,
+                                        GaugeField<typename A::real_type, typename A::width_type>& P) {
   { A::hopping_flops_per_site } -> std::convertible_to<double>;
   { A::diagonal_flops_per_site } -> std::convertible_to<double>;
   { action.even_geometry() } -> std::convertible_to<const Geometry&>;
@@ -84,6 +107,8 @@ concept EvenOddFermionAction = requires(const A& action,
   action.template diagonal<-1>(Parity::even, psi);
   action.template diagonal_inverse<+1>(Parity::odd, psi);
   action.template diagonal_inverse<-1>(Parity::odd, psi);
+  action.add_hopping_force(psi, psi, P, 0.5);
+  action.add_diagonal_force(psi, psi, P, 0.5);
   { action.parameters() } -> std::convertible_to<std::vector<double>>;
   { action.describe() } -> std::convertible_to<std::string>;
 };
@@ -95,6 +120,38 @@ concept EvenOddFermionAction = requires(const A& action,
 template <class A>
 concept ConstantDiagonal = EvenOddFermionAction<A> && requires(const A& action) {
   { action.constant_diagonal() } -> std::convertible_to<double>;
+};
+
+// An action that hybrid Monte Carlo can evolve: made again from the links
+// at every step of the molecular dynamics, with its even-odd blocks made
+// from it (solvers/qcd/update/pseudofermion_monomial.hpp).
+//   Parameters                 the numbers that define it besides the links
+//                              (WilsonParameters: m and the boundary), with
+//                              describe() for messages
+//   A(U, parameters)           the action on gauge field U (kept by
+//                              reference: U must outlive it)
+//   name                       "Wilson", "Wilson-clover", ...
+//   EvenOddAction              its blocks, EvenOddAction(action): the same
+//                              operator, and its forces
+template <class A>
+concept DynamicalFermionAction =
+    FermionAction<A> && EvenOddFermionAction<typename A::EvenOddAction> &&
+    std::constructible_from<A, const GaugeField<typename A::real_type, typename A::width_type>&,
+                            const typename A::Parameters&> &&
+    std::constructible_from<typename A::EvenOddAction, const A&> && requires(const typename A::Parameters& parameters) {
+      { A::name } -> std::convertible_to<const char*>;
+      { parameters.describe() } -> std::convertible_to<std::string>;
+    };
+
+// An action with a single-precision twin: single_precision() returns the
+// float action on the same lanes (MatchingSingleWidth), with the same
+// parameters, its fields rounded from the double ones (it owns them). The
+// mixed-precision solves (solvers/qcd/solves/defect_correction.hpp,
+// even_odd_solve.hpp) take their inner operators from it, and the even-odd
+// twin is the twin's EvenOddAction.
+template <class A>
+concept SinglePrecisionTwin = requires(const A& action) {
+  { action.single_precision() } -> FermionAction;
 };
 
 }  // namespace latte

@@ -20,7 +20,9 @@
 // Flops per site: Dslash 8 x (12 + 2 x 66) + 7 x 24 = 1320;
 // M adds 3 x 24 for (4 + m) psi - 1/2 Dslash psi: 1392.
 
+#include <concepts>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/latte.hpp"
@@ -63,45 +65,71 @@ inline std::string wilson_description(double mass, const FermionBoundary& bounda
   return boundary.is_periodic() ? text : text + ", " + boundary.describe();
 }
 
+// The Wilson action's parameters, from which it is made on any gauge field
+// (hybrid Monte Carlo makes it again at every step).
+struct WilsonParameters {
+  double mass = 0;
+  FermionBoundary boundary = FermionBoundary::periodic();
+  std::string describe() const { return wilson_description(mass, boundary); }
+};
+
+template <class R, class W> class WilsonEvenOddAction;
+
 // The Wilson action on the whole lattice (solvers/qcd/fermions/fermion_action.hpp):
 // M psi as one expression. It keeps a reference to the gauge field, and for
 // a boundary other than periodic a copy of it with the boundary phases (the
-// links its statements read; shared by the action's copies). That copy is
-// made when the action is built, as the even-odd operator's links are:
-// build the operator after setting the gauge field, and again after
-// changing it (a periodic operator reads the field itself).
+// links its statements read; shared by the action's copies and its even-odd
+// blocks). That copy is made when the action is built, as the even-odd
+// operator's links are: build the operator after setting the gauge field,
+// and again after changing it (a periodic operator reads the field itself).
 template <class R, class W = DefaultWidth>
 class WilsonAction {
  public:
   using real_type = R;
   using width_type = W;
   using Gauge = GaugeField<R, W>;
+  using Parameters = WilsonParameters;
+  using EvenOddAction = WilsonEvenOddAction<R, W>;
+  static constexpr const char* name = "Wilson";
   static constexpr double flops_per_site = 1392;  // per right-hand side
   static constexpr const char* profile_name = "Wilson M";
   static constexpr const char* adjoint_profile_name = "Wilson M^+";
 
   WilsonAction(const Gauge& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
-      : U_(&U), links_(U, boundary), boundary_(boundary), mass_(mass) {}
+      : links_(U, boundary), mass_(mass) {}
+  WilsonAction(const Gauge& U, const WilsonParameters& parameters)
+      : WilsonAction(U, parameters.mass, parameters.boundary) {}
+  // On links already made (the single-precision twin's, which own their field).
+  WilsonAction(BoundaryLinks<R, W> links, double mass) : links_(std::move(links)), mass_(mass) {}
+  WilsonAction(Gauge&&, double, const FermionBoundary& = FermionBoundary::periodic()) = delete;
+  WilsonAction(Gauge&&, const WilsonParameters&) = delete;
 
-  const Geometry& geometry() const { return U_->geometry(); }
+  const Geometry& geometry() const { return links_.gauge().geometry(); }
   double mass() const { return mass_; }
   // The gauge field as given (periodic, no phases) and the links M reads.
-  const Gauge& gauge() const { return *U_; }
+  const Gauge& gauge() const { return links_.gauge(); }
   const Gauge& links() const { return links_.links(); }
-  const FermionBoundary& boundary() const { return boundary_; }
+  const BoundaryLinks<R, W>& boundary_links() const { return links_; }
+  const FermionBoundary& boundary() const { return links_.boundary(); }
   // The mass and the four boundary angles: operators that belong together
   // (M and its Schur complement, the double and single twins) agree on all.
-  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary_); }
-  std::string describe() const { return wilson_description(mass_, boundary_); }
+  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary()); }
+  std::string describe() const { return wilson_description(mass_, boundary()); }
 
   template <int Sign, class Psi> auto M(const Psi& psi) const {
     return (4.0 + mass_) * psi - 0.5 * wilson_hopping<Sign>(links(), psi);
   }
 
+  // The single-precision twin (BoundaryLinks::single_precision: the links
+  // rounded, then phased), for the mixed-precision solves.
+  WilsonAction<float, MatchingSingleWidth<W>> single_precision() const
+    requires std::same_as<R, double>
+  {
+    return {links_.single_precision(), mass_};
+  }
+
  private:
-  const Gauge* U_;
   BoundaryLinks<R, W> links_;
-  FermionBoundary boundary_;
   double mass_;
 };
 
@@ -119,6 +147,9 @@ class WilsonDirac : public FermionOperator<WilsonAction<R, W>> {
 
   WilsonDirac(const Gauge& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
       : Base(WilsonAction<R, W>(U, mass, boundary)) {}
+  // The operator of an action already made (M.action().single_precision(), say).
+  explicit WilsonDirac(WilsonAction<R, W> action) : Base(std::move(action)) {}
+  WilsonDirac(Gauge&&, double, const FermionBoundary& = FermionBoundary::periodic()) = delete;
 
   double mass() const { return this->action().mass(); }
   // The gauge field as given; the operator reads links() (with the boundary phases).

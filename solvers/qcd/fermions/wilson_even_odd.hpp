@@ -20,12 +20,26 @@
 // so the blocks need nothing else to honour the boundary.
 // Flops per even site of Mhat: two hopping terms (each 1320 per site of its
 // parity) and A in - c h (3 x 24): 2712.
+//
+// The force. The hopping term's force (solvers/qcd/fermions/fermion_force.hpp)
+// is one statement per direction over the whole lattice, on the whole-
+// lattice links with the phases. The blocks keep those links as well as the
+// halves: they share them with the whole-lattice action they are made from
+// (BoundaryLinks: the same phased copy, or the gauge field itself when
+// periodic), so there is no second copy while the action lives, and the
+// force is the four statements it always was. Rebuilding the whole links
+// from the halves at every force would add a copy per step; running the
+// outer products parity by parity would be other statements. (Blocks made
+// alone, from a gauge field, keep their phased copy for as long as they
+// live.) A diagonal 4 + m does not depend on the links: no diagonal force.
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/qcd/fermions/even_odd_operator.hpp"
+#include "solvers/qcd/fermions/fermion_force.hpp"
 #include "solvers/qcd/fermions/wilson_dirac.hpp"
 
 namespace latte {
@@ -41,18 +55,33 @@ class WilsonEvenOddAction {
   static constexpr double hopping_flops_per_site = 1320;
   static constexpr double diagonal_flops_per_site = 24;
 
+  // The blocks of the whole-lattice action (sharing its links).
+  explicit WilsonEvenOddAction(const WilsonAction<R, W>& action)
+      : WilsonEvenOddAction(action.boundary_links(), action.mass()) {}
+  // Made alone: U must outlive the blocks, as it must outlive M.
   WilsonEvenOddAction(const GaugeField<R, W>& U, double mass,
                       const FermionBoundary& boundary = FermionBoundary::periodic())
-      : WilsonEvenOddAction(BoundaryLinks<R, W>(U, boundary), mass, boundary) {}
+      : WilsonEvenOddAction(BoundaryLinks<R, W>(U, boundary), mass) {}
+  WilsonEvenOddAction(GaugeField<R, W>&&, double, const FermionBoundary& = FermionBoundary::periodic()) = delete;
+  // On links already made (the clover blocks' hopping term).
+  WilsonEvenOddAction(BoundaryLinks<R, W> links, double mass)
+      : links_(std::move(links)),
+        even_(links_.links().geometry().checkerboard(Parity::even)),
+        odd_(links_.links().geometry().checkerboard(Parity::odd)),
+        U_even_(pick_links(links_.links(), Parity::even, even_)),
+        U_odd_(pick_links(links_.links(), Parity::odd, odd_)),
+        mass_(mass) {}
 
   const Geometry& even_geometry() const { return even_; }
   const Geometry& odd_geometry() const { return odd_; }
   double mass() const { return mass_; }
-  const FermionBoundary& boundary() const { return boundary_; }
+  const FermionBoundary& boundary() const { return links_.boundary(); }
+  // The whole-lattice gauge field and links the halves were split from.
+  const BoundaryLinks<R, W>& boundary_links() const { return links_; }
   double constant_diagonal() const { return 4.0 + mass_; }
   double hopping_coefficient() const { return -0.5; }
-  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary_); }
-  std::string describe() const { return wilson_description(mass_, boundary_); }
+  std::vector<double> parameters() const { return wilson_parameters(mass_, boundary()); }
+  std::string describe() const { return wilson_description(mass_, boundary()); }
 
   // The hopping term between checkerboards, as expressions: from odd sites
   // to even ones and back. Sign = +1: Dslash, -1: Dslash^+.
@@ -68,16 +97,15 @@ class WilsonEvenOddAction {
     return (1.0 / constant_diagonal()) * psi;
   }
 
- private:
-  // The phased copy (if any) lives only until its checkerboards are picked.
-  WilsonEvenOddAction(const BoundaryLinks<R, W>& links, double mass, const FermionBoundary& boundary)
-      : even_(links.links().geometry().checkerboard(Parity::even)),
-        odd_(links.links().geometry().checkerboard(Parity::odd)),
-        U_even_(pick_links(links.links(), Parity::even, even_)),
-        U_odd_(pick_links(links.links(), Parity::odd, odd_)),
-        boundary_(boundary),
-        mass_(mass) {}
+  // -2 kappa Re(Y^+ dH X) = Re(Y^+ dDslash X) with kappa = -1/2: the outer
+  // products on the whole-lattice links (above: why they are kept).
+  template <class Psi>
+  void add_hopping_force(const Psi& X, const Psi& Y, GaugeField<R, W>& P, double coefficient) const {
+    latte::add_hopping_force(links_.links(), X, Y, P, coefficient);
+  }
+  template <class Psi> void add_diagonal_force(const Psi&, const Psi&, GaugeField<R, W>&, double) const {}
 
+ private:
   static LinksByDirection pick_links(const GaugeField<R, W>& U, Parity parity, const Geometry& half) {
     LinksByDirection links{Links(half, Uninitialized{}), Links(half, Uninitialized{}), Links(half, Uninitialized{}),
                            Links(half, Uninitialized{})};
@@ -85,9 +113,9 @@ class WilsonEvenOddAction {
     return links;
   }
 
+  BoundaryLinks<R, W> links_;
   Geometry even_, odd_;
   LinksByDirection U_even_, U_odd_;
-  FermionBoundary boundary_;
   double mass_;
 };
 
@@ -103,6 +131,11 @@ class WilsonEvenOdd : public EvenOddOperator<WilsonEvenOddAction<R, W>> {
 
   WilsonEvenOdd(const GaugeField<R, W>& U, double mass, const FermionBoundary& boundary = FermionBoundary::periodic())
       : Base(WilsonEvenOddAction<R, W>(U, mass, boundary)) {}
+  WilsonEvenOdd(GaugeField<R, W>&&, double, const FermionBoundary& = FermionBoundary::periodic()) = delete;
+  // The Schur complement of an action or operator already made (sharing its
+  // links): WilsonEvenOdd(M), WilsonEvenOdd(M.action().single_precision()).
+  explicit WilsonEvenOdd(const WilsonAction<R, W>& action) : Base(WilsonEvenOddAction<R, W>(action)) {}
+  explicit WilsonEvenOdd(const WilsonDirac<R, W>& M) : WilsonEvenOdd(M.action()) {}
 
   double mass() const { return this->action().mass(); }
   const FermionBoundary& boundary() const { return this->action().boundary(); }

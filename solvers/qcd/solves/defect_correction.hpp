@@ -15,6 +15,8 @@
 #include <string>
 
 #include "dsl/expr/precision_cast.hpp"
+#include "solvers/qcd/fermions/fermion_action.hpp"
+#include "solvers/qcd/fermions/fermion_operator.hpp"
 #include "solvers/qcd/solves/wilson_solve.hpp"
 
 namespace latte {
@@ -101,6 +103,22 @@ SolverReport solve_by_defect_correction(const Dirac& M, const SingleDirac& M_sin
   if constexpr (batch > 0) total.rhs_true_residuals = residuals;
   total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;
+}
+
+// Defect correction for the whole-lattice operator of any action with a
+// single-precision twin: the inner operator is made from
+// M.action().single_precision() for this solve (its rounding is part of the
+// time reported). x and b may be batches of right-hand sides.
+template <WholeLatticeOperator Dirac, class Field>
+  requires SinglePrecisionTwin<typename Dirac::action_type>
+SolverReport solve_mixed(const Dirac& M, Field& x, const Field& b, const SolverControl& control,
+                         const MixedPrecisionControl& mixed = {},
+                         const std::string& name = "Latte mixed-precision solve") {
+  const auto start = std::chrono::steady_clock::now();
+  const FermionOperator<decltype(M.action().single_precision())> M_single(M.action().single_precision());
+  SolverReport report = solve_by_defect_correction(M, M_single, x, b, control, mixed, name);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
 }
 
 }  // namespace latte

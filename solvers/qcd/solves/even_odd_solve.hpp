@@ -14,9 +14,11 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "solvers/qcd/fermions/even_odd_operator.hpp"
+#include "solvers/qcd/fermions/fermion_action.hpp"
 #include "solvers/qcd/fermions/fermion_operator.hpp"
 #include "solvers/qcd/solves/defect_correction.hpp"
 #include "solvers/qcd/solves/wilson_solve.hpp"
@@ -134,6 +136,24 @@ SolverReport solve_even_odd_mixed(const Schur& schur, const SingleSchur& schur_s
       schur, M, x, b, control, name, [&](auto& x_even, const auto& rhs, const SolverControl& reduced) {
         return solve_by_defect_correction(schur, schur_single, x_even, rhs, reduced, mixed, name);
       });
+}
+
+// The same with the single-precision twin taken from M's action
+// (single_precision(), solvers/qcd/fermions/fermion_action.hpp): its
+// even-odd blocks, made for this solve (the rounding and the links by
+// parity are part of the time reported).
+template <SchurOperator Schur, WholeLatticeOperator Dirac, class Site, class W>
+  requires SinglePrecisionTwin<typename Dirac::action_type>
+SolverReport solve_even_odd_mixed(const Schur& schur, const Dirac& M, Lattice<Site, W>& x, const Lattice<Site, W>& b,
+                                  const SolverControl& control, const MixedPrecisionControl& mixed = {},
+                                  const std::string& name = "Latte even-odd mixed-precision solve") {
+  const auto start = std::chrono::steady_clock::now();
+  const auto twin = M.action().single_precision();
+  using SingleBlocks = typename std::remove_cvref_t<decltype(twin)>::EvenOddAction;
+  const EvenOddOperator<SingleBlocks> schur_single{SingleBlocks(twin)};
+  SolverReport report = solve_even_odd_mixed(schur, schur_single, M, x, b, control, mixed, name);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
 }
 
 }  // namespace latte

@@ -20,13 +20,14 @@ SolverReport solve_wilson_even_odd(const WilsonEvenOdd<R, W>& schur, const Wilso
   return solve_even_odd(schur, M, x, b, control, "Latte even-odd Wilson solve");
 }
 
-// The same, building the Schur operator for this one solve (its link copies
-// and first-use tables are part of the time reported).
+// The same, building the Schur operator for this one solve (its links by
+// parity and first-use tables are part of the time reported; it shares M's
+// whole-lattice links).
 template <class R, class W>
 SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<Spinor<R>, W>& x,
                                    const Lattice<Spinor<R>, W>& b, const SolverControl& control) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
+  const WilsonEvenOdd<R, W> schur(M);
   SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
@@ -44,7 +45,7 @@ template <class R, class W, int N>
 SolverReport solve_wilson_even_odd(const WilsonDirac<R, W>& M, Lattice<MultiSpinor<R, N>, W>& x,
                                    const Lattice<MultiSpinor<R, N>, W>& b, const SolverControl& control) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<R, W> schur(M.gauge(), M.mass(), M.boundary());
+  const WilsonEvenOdd<R, W> schur(M);
   SolverReport report = solve_wilson_even_odd(schur, M, x, b, control);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -1,9 +1,10 @@
 #pragma once
 // Mixed-precision Wilson solves: defect correction
 // (solvers/qcd/solves/defect_correction.hpp) with the Wilson operator or its
-// even-odd Schur complement, and a single-precision twin of it on the same
-// lanes (MatchingSingleWidth) whose links are the double ones rounded, with
-// the same mass and fermion boundary (its phases applied to the rounded links).
+// even-odd Schur complement, and the single-precision twin of its action
+// (WilsonAction::single_precision: on the same lanes, MatchingSingleWidth,
+// the links rounded from the double ones and then phased, the same mass and
+// fermion boundary).
 
 #include <chrono>
 #include <cmath>
@@ -22,27 +23,20 @@ namespace latte {
 template <class W>
 inline constexpr bool mixed_precision_available = backend::Default::template has_vectors<float>(W::bytes / 2);
 
-// The links in single precision, on the same lanes as the double ones.
-template <class W>
-GaugeField<float, MatchingSingleWidth<W>> single_precision_links(const GaugeField<double, W>& U) {
-  GaugeField<float, MatchingSingleWidth<W>> U_single(U.geometry());
-  for (int mu = 0; mu < 4; ++mu) U_single[mu] = precision_cast<float>(U[mu]);
-  return U_single;
-}
-
 template <class W>
 SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
                                 const Lattice<Spinor<double>, W>& b, const SolverControl& control,
                                 const MixedPrecisionControl& mixed = {}) {
-  const auto U_single = single_precision_links(M.gauge());
-  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass(), M.boundary());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(M.action().single_precision());
   return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
 }
 
 // Even-odd preconditioning and mixed precision together: defect correction
 // on the Schur system (the double Schur operator `schur` outside, its
-// single-precision twin `schur_single` inside; both built once, they serve
-// any number of solves), then the odd sites are reconstructed in double.
+// single-precision twin `schur_single` inside, e.g.
+// WilsonEvenOdd<float, MatchingSingleWidth<W>>(M.action().single_precision());
+// both built once, they serve any number of solves), then the odd sites are
+// reconstructed in double.
 template <class W>
 SolverReport solve_wilson_even_odd_mixed(const WilsonEvenOdd<double, W>& schur,
                                          const WilsonEvenOdd<float, MatchingSingleWidth<W>>& schur_single,
@@ -53,17 +47,16 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonEvenOdd<double, W>& schur,
                               "Latte even-odd mixed-precision Wilson solve");
 }
 
-// The same, building both Schur operators for this one solve (their link
-// copies and first-use tables are part of the time reported).
+// The same, building both Schur operators for this one solve (the double
+// one shares M's links; the single one is made from the twin of M's action,
+// and its rounding and links by parity are part of the time reported).
 template <class W>
 SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattice<Spinor<double>, W>& x,
                                          const Lattice<Spinor<double>, W>& b, const SolverControl& control,
                                          const MixedPrecisionControl& mixed = {}) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass(), M.boundary());
-  // The single Schur operator keeps its own copies of the links by parity.
-  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass(),
-                                                                  M.boundary());
+  const WilsonEvenOdd<double, W> schur(M);
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(M.action().single_precision());
   SolverReport report = solve_wilson_even_odd_mixed(schur, schur_single, M, x, b, control, mixed);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
@@ -74,8 +67,7 @@ template <class W, int N>
 SolverReport solve_wilson_mixed(const WilsonDirac<double, W>& M, Lattice<MultiSpinor<double, N>, W>& x,
                                 const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
                                 const MixedPrecisionControl& mixed = {}) {
-  const auto U_single = single_precision_links(M.gauge());
-  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(U_single, M.mass(), M.boundary());
+  const WilsonDirac<float, MatchingSingleWidth<W>> M_single(M.action().single_precision());
   return solve_by_defect_correction(M, M_single, x, b, control, mixed, "Latte mixed-precision Wilson solve");
 }
 template <class W, int N>
@@ -83,9 +75,8 @@ SolverReport solve_wilson_even_odd_mixed(const WilsonDirac<double, W>& M, Lattic
                                          const Lattice<MultiSpinor<double, N>, W>& b, const SolverControl& control,
                                          const MixedPrecisionControl& mixed = {}) {
   const auto start = std::chrono::steady_clock::now();
-  const WilsonEvenOdd<double, W> schur(M.gauge(), M.mass(), M.boundary());
-  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(single_precision_links(M.gauge()), M.mass(),
-                                                                  M.boundary());
+  const WilsonEvenOdd<double, W> schur(M);
+  const WilsonEvenOdd<float, MatchingSingleWidth<W>> schur_single(M.action().single_precision());
   SolverReport report = solve_even_odd_mixed(schur, schur_single, M, x, b, control, mixed,
                                              "Latte even-odd mixed-precision Wilson solve");
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
