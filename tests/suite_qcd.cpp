@@ -8,6 +8,7 @@
 #include "test_gauge_io.cpp"
 #include "test_ildg_files.cpp"
 #include "test_gauge_formats.cpp"
+#include "test_gauge_file_recipe.cpp"
 #include "test_fuzz_regression_nersc.cpp"
 #include "test_fuzz_regression_gauge_formats.cpp"
 #include "test_qcd_statement_models.cpp"

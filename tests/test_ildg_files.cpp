@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "solvers/qcd/io/ildg_gauge_file.hpp"
 #include "test_support.hpp"
@@ -271,6 +272,47 @@ TEST(IldgGaugeFile, DamagedOrLyingFilesAreClearErrorsAndLeaveTheField) {
             std::string::npos);
   std::filesystem::remove(path);
   std::filesystem::remove(damaged);
+}
+
+// A NaN where a link's diagonal should be, in a file whose checksums were
+// computed with it and whose usqcdInfo has linktr but no plaq: the link
+// trace is NaN, and a NaN never agrees with linktr (a plain `|trace -
+// linktr| > tolerance` is false for a NaN and let such a file through).
+TEST(IldgGaugeFile, ANanLinkFailsTheLinkTraceAndLeavesTheField) {
+  const Geometry geometry({4, 4, 2, 4});
+  GaugeField<double> U(geometry), back(geometry);
+  ParallelRng rng(17);
+  U.set_random(rng);
+  const std::string path = temp_path("nan_link.ildg");
+  write_ildg(U, path);
+  const IldgHeader header = read_ildg_header(path);
+  std::string bytes = read_bytes(path);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"<plaq>", "<plaX>"}, {"</plaq>", "</plaX>"}})
+    for (std::size_t at = bytes.find(from); at != std::string::npos; at = bytes.find(from, at))
+      bytes.replace(at, from.size(), to);
+  const std::int64_t site_bytes = 4 * 18 * 8;
+  const std::size_t nan_at = static_cast<std::size_t>(header.data_offset + 3 * site_bytes + 8 * (18 + 8));  // site 3, Re U_y(1, 1)
+  bytes.replace(nan_at, 8, big_endian_bytes(0x7ff8000000000000ull, 8));
+  std::uint32_t suma = 0, sumb = 0;
+  for (std::int64_t site = 0; site < geometry.volume(); ++site) {
+    const std::uint32_t crc = crc32_bitwise(bytes.substr(static_cast<std::size_t>(header.data_offset + site * site_bytes),
+                                                         static_cast<std::size_t>(site_bytes)));
+    suma ^= rotate_left(crc, static_cast<unsigned>(site % 29));
+    sumb ^= rotate_left(crc, static_cast<unsigned>(site % 31));
+  }
+  std::ostringstream checksum;
+  checksum << "<scidacChecksum><version>1.0</version><suma>" << std::hex << suma << "</suma><sumb>" << sumb
+           << "</sumb></scidacChecksum>";
+  bytes = bytes.substr(0, static_cast<std::size_t>(header.data_offset + header.data_bytes)) +
+          lime_by_hand("scidac-checksum", checksum.str(), 0x40);
+  write_bytes(path, bytes);
+  ASSERT_FALSE(read_ildg_header(path).has_plaquette[0] || read_ildg_header(path).has_plaquette[1]);
+  back.set_unit();
+  const std::string message = error_of<GaugeFileError>([&] { read_ildg(back, path); });
+  EXPECT_NE(message.find("is corrupt: its links have link trace "), std::string::npos) << message;
+  EXPECT_NE(message.find("nan (not a finite number) but the usqcdInfo of its scidac-"), std::string::npos) << message;
+  EXPECT_EQ(average_plaquette(back), 1.0);
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "fuzz_input_file.hpp"
 #include "platform/errors.hpp"
 #include "solvers/qcd/gauge/gauge_field.hpp"
-#include "solvers/qcd/io/nersc_gauge_file.hpp"  // GaugeFileError
+#include "solvers/qcd/io/gauge_file_error.hpp"
 
 namespace latte::fuzz {
 

@@ -3,10 +3,10 @@
 // point that tells the format from the file's content, not its name:
 //
 //   NERSC          the text "BEGIN_HEADER" first      nersc_gauge_file.hpp
-//   ILDG / SciDAC  the LIME magic 0x456789ab first     solvers/qcd/io/ildg_gauge_file.hpp
-//   MILC (v5)      the magic 20103, either byte order  solvers/qcd/io/milc_gauge_file.hpp (read only)
+//   ILDG / SciDAC  the LIME magic 0x456789ab first     ildg_gauge_file.hpp
+//   MILC (v5)      the magic 20103, either byte order  milc_gauge_file.hpp (read only)
 //   openQCD        none of these, and a header of even extents whose size
-//                  matches the file's                  solvers/qcd/io/openqcd_gauge_file.hpp
+//                  matches the file's                  openqcd_gauge_file.hpp
 //
 //   const GaugeFileInfo info = read_gauge_file_info(path);   // this rank reads it
 //   GaugeField<double> U(Geometry(info.extents));
@@ -22,7 +22,10 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "solvers/qcd/io/gauge_file_error.hpp"
+#include "solvers/qcd/io/gauge_file_header.hpp"
 #include "solvers/qcd/io/ildg_gauge_file.hpp"
 #include "solvers/qcd/io/milc_gauge_file.hpp"
 #include "solvers/qcd/io/nersc_gauge_file.hpp"
@@ -57,29 +60,24 @@ struct GaugeFileInfo {
 
 // The format of `path`, from its first bytes and its size (this rank reads).
 inline GaugeFileFormat detect_gauge_file_format(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open gauge file '" + path + "'");
-  in.seekg(0, std::ios::end);
-  const std::int64_t bytes = static_cast<std::int64_t>(in.tellg());
-  in.seekg(0);
-  unsigned char first[24] = {};
-  in.read(reinterpret_cast<char*>(first), std::min<std::int64_t>(bytes, sizeof first));
-  if (bytes >= 12 && std::memcmp(first, "BEGIN_HEADER", 12) == 0) return GaugeFileFormat::nersc;
-  if (bytes >= 4 && first[0] == 0x45 && first[1] == 0x67 && first[2] == 0x89 && first[3] == 0xab)
-    return GaugeFileFormat::ildg;
-  if (bytes >= 4 && (milc_detail::is_magic(first, true) || milc_detail::is_magic(first, false)))
+  std::ifstream in = open_gauge_file({"", path});
+  const std::int64_t bytes = file_size(in);
+  const std::vector<unsigned char> first = first_bytes(in, bytes, 24);
+  if (bytes >= 12 && std::memcmp(first.data(), "BEGIN_HEADER", 12) == 0) return GaugeFileFormat::nersc;
+  if (bytes >= 4 && load_word<std::uint32_t>(first.data(), true) == lime_magic) return GaugeFileFormat::ildg;
+  if (bytes >= 4 && (milc_detail::is_magic(first.data(), true) || milc_detail::is_magic(first.data(), false)))
     return GaugeFileFormat::milc;
   std::string openqcd_says;
   try {
-    parse_openqcd_header(first, bytes, path);
+    parse_openqcd_header(first.data(), bytes, path);
     return GaugeFileFormat::openqcd;
   } catch (const GaugeFileError& error) {
     openqcd_says = error.what();
   }
-  throw GaugeFileError("Latte: '" + path +
-                       "' is not a gauge file Latte reads: it begins with neither BEGIN_HEADER (NERSC), the LIME "
-                       "magic 0x456789ab (ILDG/SciDAC) nor MILC's 20103, and as openQCD: " +
-                       openqcd_says.substr(openqcd_says.find(": ") + 2));
+  refuse("'" + path +
+         "' is not a gauge file Latte reads: it begins with neither BEGIN_HEADER (NERSC), the LIME magic 0x456789ab "
+         "(ILDG/SciDAC) nor MILC's 20103, and as openQCD: " +
+         openqcd_says.substr(openqcd_says.find(": ") + 2));
 }
 
 // Format, extents and precision of `path`, its header checked (this rank
@@ -113,20 +111,9 @@ inline GaugeFileInfo read_gauge_file_info(const std::string& path) {
 template <class R, class W>
 GaugeFileInfo read_gauge(GaugeField<R, W>& U, const std::string& path) {
   const Communicator& communicator = U.geometry().decomposition().communicator();
-  int format = 0;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    try {
-      format = static_cast<int>(detect_gauge_file_format(path));
-    } catch (const GaugeFileError& error) {
-      failure = error.what();
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
-  communicator.broadcast(&format, sizeof format, 0);
   GaugeFileInfo info;
-  info.format = static_cast<GaugeFileFormat>(format);
+  read_on_rank_zero(communicator, [&] { info.format = detect_gauge_file_format(path); });
+  share_from_rank_zero(communicator, info.format);
   info.extents = U.geometry().dims();
   switch (info.format) {
     case GaugeFileFormat::nersc: info.real_bytes = read_nersc(U, path).real_bytes; break;

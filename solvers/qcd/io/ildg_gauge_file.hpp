@@ -29,14 +29,20 @@
 // it was; the plaquette needs the whole field and is checked after the links
 // are in.
 
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/gauge_file_checks.hpp"
+#include "solvers/qcd/io/gauge_file_error.hpp"
+#include "solvers/qcd/io/gauge_file_header.hpp"
 #include "solvers/qcd/io/ildg_header.hpp"
+#include "solvers/qcd/io/lime.hpp"
+#include "solvers/qcd/io/link_slices.hpp"
+#include "solvers/qcd/io/scidac_checksum.hpp"
 
 namespace latte {
 
@@ -44,59 +50,39 @@ namespace ildg_detail {
 
 // The header as rank 0 read it, on every rank, or the same error everywhere.
 inline IldgHeader agreed_header(const Communicator& communicator, const std::string& path) {
-  struct Wire {
-    int extents[4];
-    int real_bytes, has_checksum, has_plaquette[2], has_link_trace[2];
-    std::int64_t data_offset, data_bytes, lfn_bytes;
-    std::uint32_t suma, sumb;
-    double plaquette[2], link_trace[2];
-  } wire{};
   IldgHeader header;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    try {
-      header = read_ildg_header(path);
-    } catch (const GaugeFileError& error) {
-      failure = error.what();
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
-  if (communicator.rank() == 0) {
-    for (int mu = 0; mu < 4; ++mu) wire.extents[mu] = header.extents[mu];
-    wire.real_bytes = header.real_bytes;
-    wire.has_checksum = header.has_checksum;
-    for (int slot = 0; slot < 2; ++slot) {
-      wire.has_plaquette[slot] = header.has_plaquette[slot], wire.has_link_trace[slot] = header.has_link_trace[slot];
-      wire.plaquette[slot] = header.plaquette[slot], wire.link_trace[slot] = header.link_trace[slot];
-    }
-    wire.data_offset = header.data_offset, wire.data_bytes = header.data_bytes;
-    wire.lfn_bytes = static_cast<std::int64_t>(header.lfn.size());
-    wire.suma = header.checksum.suma, wire.sumb = header.checksum.sumb;
-  }
-  communicator.broadcast(&wire, sizeof wire, 0);
-  header.extents.assign(wire.extents, wire.extents + 4);
-  header.real_bytes = wire.real_bytes;
-  header.has_checksum = wire.has_checksum;
-  for (int slot = 0; slot < 2; ++slot) {
-    header.has_plaquette[slot] = wire.has_plaquette[slot], header.has_link_trace[slot] = wire.has_link_trace[slot];
-    header.plaquette[slot] = wire.plaquette[slot], header.link_trace[slot] = wire.link_trace[slot];
-  }
-  header.data_offset = wire.data_offset, header.data_bytes = wire.data_bytes;
-  header.checksum = {wire.suma, wire.sumb};
-  header.lfn.resize(static_cast<std::size_t>(wire.lfn_bytes));
-  communicator.broadcast(header.lfn.data(), header.lfn.size(), 0);
+  read_on_rank_zero(communicator, [&] { header = read_ildg_header(path); });
+  share_from_rank_zero(communicator, header.extents, header.real_bytes, header.has_checksum, header.checksum,
+                       header.has_plaquette, header.has_link_trace, header.plaquette, header.link_trace,
+                       header.data_offset, header.data_bytes, header.lfn);
   return header;
 }
 
+// Grid's tolerance on plaq and linktr; the averages of a 32-bit file move
+// by about 1e-7.
 inline constexpr double average_tolerance = 1e-5;
 
-inline bool plaquette_agrees(double ours, double file) { return std::abs(ours - file) <= average_tolerance; }
+// This rank's sites of a slice of stored links into the SciDAC checksum.
+inline void add_sites(ScidacChecksum& checksum, const BlockSlices& block, int t, const unsigned char* raw,
+                      std::int64_t site_bytes) {
+  for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
+    checksum.add(crc32(raw + s * site_bytes, static_cast<std::size_t>(site_bytes)), block.global_index(t, s));
+}
 
-inline std::string hex(std::uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "%x", value);
-  return text;
+// An average of the links against each <usqcdInfo> that states it
+// (`tag`: linktr or plaq), in IldgHeader::info_records' order.
+inline void check_usqcd_info(const std::string& file, const std::string& quantity, double computed,
+                             const bool (&stated_in)[2], const double (&stated)[2], const std::string& tag) {
+  for (int slot = 0; slot < 2; ++slot)
+    if (stated_in[slot])
+      check_average(file, quantity, computed, stated[slot],
+                    std::string("the usqcdInfo of its ") + IldgHeader::info_records[slot] + " says " + tag + " " +
+                        std::to_string(stated[slot]),
+                    AbsoluteTolerance{average_tolerance});
+}
+
+inline std::string sums(const ScidacChecksum& checksum) {
+  return "suma " + hex32(checksum.suma) + ", sumb " + hex32(checksum.sumb);
 }
 
 }  // namespace ildg_detail
@@ -106,69 +92,38 @@ inline std::string hex(std::uint32_t value) {
 // every error is thrown on every rank with the same message.
 template <class R, class W>
 IldgHeader read_ildg(GaugeField<R, W>& U, const std::string& path) {
-  const std::string file = "ILDG file '" + path + "'";
+  using namespace ildg_detail;
+  const std::string file = ildg_detail::file(path);
   const Geometry& geometry = U.geometry();
   const Communicator& communicator = geometry.decomposition().communicator();
-  const IldgHeader header = ildg_detail::agreed_header(communicator, path);
-  if (geometry.checkerboarded() || header.extents != geometry.dims())
-    throw GeometryMismatch("Latte: " + file + " holds a lattice of extents " + to_string(header.extents) +
-                           " but the gauge field has extents " + to_string(geometry.dims()));
+  const IldgHeader header = agreed_header(communicator, path);
+  check_lattice(file, header.extents, geometry);
 
   const BlockSlices block(U[0].layout());
-  const std::int64_t site_bytes = header.site_bytes();
-  std::vector<unsigned char> raw(static_cast<std::size_t>(block.sites_per_slice() * site_bytes));
-  const std::size_t reals = raw.size() / static_cast<std::size_t>(header.real_bytes);
-  std::vector<double> values(reals);
-  try {
+  const LinkRecords records{{header.real_bytes, true}, 3};
+  with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    auto read_slice = [&] {
-      std::uint32_t unused = 0;
-      shared.read_block(raw.data(), block.sites_per_slice());
-      if (header.real_bytes == 8)
-        nersc_detail::decode<double, std::uint64_t>(raw.data(), reals, true, values, unused);
-      else
-        nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, true, values, unused);
-    };
+    LinkSliceReader links(shared, block, header.data_offset, records);
     // Pass 1: checksums and link trace; U is untouched until they pass.
     ScidacChecksum checksum;
-    double trace = 0;
-    block.view(shared, header.data_offset, site_bytes);
-    for (int t = 0; t < block.slices(); ++t) {
-      read_slice();
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
-        checksum.add_site(crc32(raw.data() + s * site_bytes, static_cast<std::size_t>(site_bytes)),
-                          block.global_index(t, s));
-      for (std::size_t link = 0; link < reals / 18; ++link) trace += values[18 * link] + values[18 * link + 8] + values[18 * link + 16];
-    }
+    StoredLinkTrace trace;
+    links.pass([&](int t, const unsigned char* raw, const std::vector<double>& values) {
+      add_sites(checksum, block, t, raw, records.site_bytes());
+      trace.add(values, 3);
+    });
     checksum = combined_over_ranks(communicator, checksum);
-    trace = sum_over_ranks(communicator, trace) / (3.0 * 4.0 * static_cast<double>(geometry.volume()));
-    if (header.has_checksum && checksum != header.checksum)
-      throw GaugeFileError("Latte: " + file + " is corrupt: the SciDAC checksums of its links are suma " +
-                           ildg_detail::hex(checksum.suma) + ", sumb " + ildg_detail::hex(checksum.sumb) +
-                           " but its scidac-checksum record says suma " + ildg_detail::hex(header.checksum.suma) +
-                           ", sumb " + ildg_detail::hex(header.checksum.sumb));
-    for (int slot = 0; slot < 2; ++slot)
-      if (header.has_link_trace[slot] && std::abs(trace - header.link_trace[slot]) > ildg_detail::average_tolerance)
-        throw GaugeFileError("Latte: " + file + " is corrupt: its links have link trace " + std::to_string(trace) +
-                             " but the usqcdInfo of its " + IldgHeader::info_records[slot] + " says linktr " +
-                             std::to_string(header.link_trace[slot]));
+    const double link_trace = trace.average(communicator, geometry.volume());
+    if (header.has_checksum)
+      check_checksum(file, "the SciDAC checksums of its links are", checksum, header.checksum,
+                     "its scidac-checksum record", sums);
+    check_usqcd_info(file, "link trace", link_trace, header.has_link_trace, header.link_trace, "linktr");
     // Pass 2: into U.
-    block.view(shared, header.data_offset, site_bytes);
-    for (int t = 0; t < block.slices(); ++t) {
-      read_slice();
-      nersc_detail::scatter_slice(U, block, t, 3, values);
-    }
-  } catch (const FileAccessError& error) {
-    throw GaugeFileError("Latte: " + file + ": " + error.what());
-  }
-  if (header.has_plaquette[0] || header.has_plaquette[1]) {
-    const double plaquette = average_plaquette(U);
-    for (int slot = 0; slot < 2; ++slot)
-      if (header.has_plaquette[slot] && !ildg_detail::plaquette_agrees(plaquette, header.plaquette[slot]))
-        throw GaugeFileError("Latte: " + file + " is corrupt: its links have plaquette " + std::to_string(plaquette) +
-                             " but the usqcdInfo of its " + IldgHeader::info_records[slot] + " says plaq " +
-                             std::to_string(header.plaquette[slot]));
-  }
+    links.pass([&](int t, const unsigned char*, const std::vector<double>& values) {
+      scatter_slice(U, block, t, 3, values);
+    });
+  });
+  if (header.has_plaquette[0] || header.has_plaquette[1])
+    check_usqcd_info(file, "plaquette", average_plaquette(U), header.has_plaquette, header.plaquette, "plaq");
   return header;
 }
 
@@ -223,7 +178,7 @@ inline std::string records_before_links(const Coordinate& dims, int real_bytes, 
 inline std::string checksum_record(const ScidacChecksum& checksum) {
   return lime_record("scidac-checksum",
                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?><scidacChecksum><version>1.0</version><suma>" +
-                         hex(checksum.suma) + "</suma><sumb>" + hex(checksum.sumb) + "</sumb></scidacChecksum>",
+                         hex32(checksum.suma) + "</suma><sumb>" + hex32(checksum.sumb) + "</sumb></scidacChecksum>",
                      false, true);
 }
 
@@ -235,53 +190,30 @@ inline std::string checksum_record(const ScidacChecksum& checksum) {
 template <class R, class W>
 void write_ildg(const GaugeField<R, W>& U, const std::string& path, const IldgWriteOptions& options = {}) {
   const Geometry& geometry = U.geometry();
-  if (geometry.checkerboarded())
-    throw GeometryMismatch("Latte: an ILDG file holds a whole lattice; this gauge field holds " +
-                           U[0].layout().describe());
-  if (options.real_bytes != 4 && options.real_bytes != 8)
-    throw std::invalid_argument("Latte: ILDG files store 4- or 8-byte reals, not " + std::to_string(options.real_bytes));
+  check_writable(U, "an ILDG file", "ILDG files", options.real_bytes);
   if (geometry.dims().size() != 4)
     throw GeometryMismatch("Latte: an ILDG gauge file holds a 4-dimensional lattice, not " + to_string(geometry.dims()));
   const Communicator& communicator = geometry.decomposition().communicator();
-  const std::int64_t site_bytes = 4 * 18 * options.real_bytes;
-  const std::string before =
-      ildg_detail::records_before_links(geometry.dims(), options.real_bytes, average_plaquette(U),
-                                        nersc_detail::average_link_trace(U), options, geometry.volume() * site_bytes);
+  const LinkRecords records{{options.real_bytes, true}, 3};
+  const std::int64_t site_bytes = records.site_bytes();
+  const double plaquette = average_plaquette(U);
+  const double link_trace = average_link_trace(U);
+  const std::string before = ildg_detail::records_before_links(geometry.dims(), options.real_bytes, plaquette,
+                                                               link_trace, options, geometry.volume() * site_bytes);
   const std::int64_t after_offset = static_cast<std::int64_t>(before.size()) + geometry.volume() * site_bytes;
 
-  const std::string tmp = path + ".tmp";
   const BlockSlices block(U[0].layout());
-  std::vector<double> values;
-  std::vector<unsigned char> raw;
-  try {
+  write_through_temporary(communicator, {"ILDG", path}, [&](const std::string& tmp) {
     SharedFile file(communicator, tmp, SharedFile::Mode::write);
-    block.view(file, static_cast<std::int64_t>(before.size()), site_bytes);
     ScidacChecksum checksum;
-    for (int t = 0; t < block.slices(); ++t) {
-      nersc_detail::gather_slice(U, block, t, 3, values);
-      std::uint32_t unused = 0;
-      if (options.real_bytes == 8)
-        nersc_detail::encode<double, std::uint64_t>(values, true, raw, unused);
-      else
-        nersc_detail::encode<float, std::uint32_t>(values, true, raw, unused);
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
-        checksum.add_site(crc32(raw.data() + s * site_bytes, static_cast<std::size_t>(site_bytes)),
-                          block.global_index(t, s));
-      file.write_block(raw.data(), block.sites_per_slice());
-    }
+    write_link_slices(file, U, block, static_cast<std::int64_t>(before.size()), records,
+                      [&](int t, const unsigned char* raw) { ildg_detail::add_sites(checksum, block, t, raw, site_bytes); });
     checksum = combined_over_ranks(communicator, checksum);
     const std::string after = ildg_detail::checksum_record(checksum);
     file.root_write_at(0, before.data(), static_cast<std::int64_t>(before.size()));
     file.root_write_at(after_offset, after.data(), static_cast<std::int64_t>(after.size()));
     file.close();
-  } catch (const FileAccessError& error) {
-    throw GaugeFileError("Latte: cannot write ILDG gauge file '" + path + "': " + error.what());
-  }
-  std::string failure;
-  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-    failure = "Latte: cannot move '" + tmp + "' into place at '" + path + "'";
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
+  });
 }
 
 }  // namespace latte

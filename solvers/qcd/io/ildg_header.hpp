@@ -21,21 +21,20 @@
 
 #include <cstdint>
 #include <istream>
-#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "platform/coordinate.hpp"
+#include "solvers/qcd/io/gauge_file_error.hpp"
+#include "solvers/qcd/io/gauge_file_header.hpp"
 #include "solvers/qcd/io/lime.hpp"
-#include "solvers/qcd/io/nersc_gauge_file.hpp"
 #include "solvers/qcd/io/scidac_checksum.hpp"
 #include "solvers/qcd/io/xml_fields.hpp"
 
 namespace latte {
 
-struct IldgHeader {
-  Coordinate extents;
+struct IldgHeader : StoredLattice {
   int real_bytes = 8;  // 8: 64-bit reals, 4: 32-bit
   std::int64_t data_offset = 0, data_bytes = 0;
   bool has_checksum = false;
@@ -47,11 +46,6 @@ struct IldgHeader {
   double plaquette[2] = {0, 0}, link_trace[2] = {0, 0};
   std::string lfn;
 
-  std::int64_t volume() const {
-    std::int64_t v = 1;
-    for (int extent : extents) v *= extent;
-    return v;
-  }
   std::int64_t site_bytes() const { return 4 * 18 * real_bytes; }
 };
 
@@ -60,13 +54,15 @@ namespace ildg_detail {
 // XML records are short; one of more than this is a damaged length.
 inline constexpr std::int64_t max_xml_bytes = 1 << 20;
 
+inline std::string file(const std::string& path) { return GaugeFileName{"ILDG", path}.file(); }
+
 inline std::string in_record(const std::string& path, const LimeRecord& record) {
-  return "ILDG file '" + path + "', record '" + record.type + "' (at byte " + std::to_string(record.header_offset) + ")";
+  return file(path) + ", record '" + record.type + "' (at byte " + std::to_string(record.header_offset) + ")";
 }
 
 inline std::string required(const std::string& xml, const std::string& tag, const std::string& where) {
   const auto text = xml_fields::text_of(xml, tag);
-  if (!text) throw GaugeFileError("Latte: " + where + " has no <" + tag + ">");
+  if (!text) refuse(where + " has no <" + tag + ">");
   return *text;
 }
 
@@ -75,8 +71,8 @@ inline long long required_integer(const std::string& xml, const std::string& tag
   const std::string text = required(xml, tag, where);
   const auto value = xml_fields::integer(text, min, max);
   if (!value)
-    throw GaugeFileError("Latte: " + where + ": <" + tag + "> is '" + text + "', not an integer in [" +
-                         std::to_string(min) + ", " + std::to_string(max) + "]");
+    refuse_field(where, "<" + tag + ">", "'" + text + "'",
+                 "not an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return *value;
 }
 
@@ -85,19 +81,15 @@ inline std::uint32_t hex_sum(const std::string& xml, const std::string& tag, con
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text.c_str(), &end, 16);
   if (text.empty() || *end != '\0' || value > 0xffffffffull || text[0] == '-' || text[0] == '+')
-    throw GaugeFileError("Latte: " + where + ": <" + tag + "> is '" + text + "', not a 32-bit hex number");
+    refuse_field(where, "<" + tag + ">", "'" + text + "'", "not a 32-bit hex number");
   return static_cast<std::uint32_t>(value);
 }
 
 inline void check_extents(const Coordinate& extents, const std::string& where) {
-  std::int64_t sites = 1;
-  constexpr std::int64_t max_sites = std::numeric_limits<std::int64_t>::max() / (4 * 18 * 8);
-  for (int extent : extents) {
-    if (sites > max_sites / extent)
-      throw GaugeFileError("Latte: " + where + ": extents " + to_string(extents) +
-                           " are too large a lattice (more than 2^63 bytes of links)");
-    sites *= extent;
-  }
+  SiteCount sites(max_sites_of(4 * 18 * 8));
+  for (int extent : extents)
+    if (!sites.times(extent))
+      refuse(where + ": extents " + to_string(extents) + " are too large a lattice (more than 2^63 bytes of links)");
 }
 
 }  // namespace ildg_detail
@@ -131,11 +123,10 @@ inline IldgHeader parse_ildg_header(std::istream& in, std::int64_t file_bytes, c
     } else if (record.type == "ildg-format") {
       const std::string xml = xml_of(record);
       const std::string field = required(xml, "field", where);
-      if (field != "su3gauge")
-        throw GaugeFileError("Latte: " + where + ": <field> is '" + field + "', not su3gauge");
+      if (field != "su3gauge") refuse_field(where, "<field>", "'" + field + "'", "not su3gauge");
       const long long precision = required_integer(xml, "precision", 0, 1024, where);
       if (precision != 32 && precision != 64)
-        throw GaugeFileError("Latte: " + where + ": <precision> is " + std::to_string(precision) + ", not 32 or 64");
+        refuse_field(where, "<precision>", std::to_string(precision), "not 32 or 64");
       format_bytes = static_cast<int>(precision / 8);
       format_extents.clear();
       for (const char* tag : {"lx", "ly", "lz", "lt"})
@@ -148,26 +139,25 @@ inline IldgHeader parse_ildg_header(std::istream& in, std::int64_t file_bytes, c
       std::string word;
       while (dims >> word) {
         const auto extent = xml_fields::integer(word, 1, 1000000);
-        if (!extent) throw GaugeFileError("Latte: " + where + ": <dims> holds '" + word + "', not a lattice extent");
+        if (!extent) refuse(where + ": <dims> holds '" + word + "', not a lattice extent");
         scidac_extents.push_back(static_cast<int>(*extent));
       }
       if (scidac_extents.size() != 4)
-        throw GaugeFileError("Latte: " + where + ": <dims> has " + std::to_string(scidac_extents.size()) +
-                             " extents, not 4");
+        refuse(where + ": <dims> has " + std::to_string(scidac_extents.size()) + " extents, not 4");
       check_extents(scidac_extents, where);
     } else if (record.type == "scidac-private-record-xml") {
       const std::string xml = xml_of(record);
       const std::string precision = required(xml, "precision", where);
-      if (precision != "F" && precision != "D")
-        throw GaugeFileError("Latte: " + where + ": <precision> is '" + precision + "', not F or D");
+      if (precision != "F" && precision != "D") refuse_field(where, "<precision>", "'" + precision + "'", "not F or D");
       scidac_bytes = precision == "F" ? 4 : 8;
       if (const auto colors = xml_fields::text_of(xml, "colors"); colors && *colors != "3")
-        throw GaugeFileError("Latte: " + where + ": <colors> is " + *colors + ", not 3");
+        refuse_field(where, "<colors>", *colors, "not 3");
       if (const auto count = xml_fields::text_of(xml, "datacount"); count && *count != "4")
-        throw GaugeFileError("Latte: " + where + ": <datacount> is " + *count + ", not 4 (one link per direction)");
+        refuse_field(where, "<datacount>", *count, "not 4 (one link per direction)");
       if (const auto size = xml_fields::text_of(xml, "typesize"); size && *size != std::to_string(18 * scidac_bytes))
-        throw GaugeFileError("Latte: " + where + ": <typesize> is " + *size + ", but a 3x3 complex matrix of precision " +
-                             precision + " has " + std::to_string(18 * scidac_bytes) + " bytes");
+        refuse_field(where, "<typesize>", *size,
+                     "but a 3x3 complex matrix of precision " + precision + " has " +
+                         std::to_string(18 * scidac_bytes) + " bytes");
       have_record_info = true;
     } else if (record.type == "scidac-record-xml" || record.type == "scidac-file-xml") {
       // Both may hold <usqcdInfo> (MILC and Latte write it in both); each
@@ -177,12 +167,12 @@ inline IldgHeader parse_ildg_header(std::istream& in, std::int64_t file_bytes, c
       if (!xml_fields::text_of(xml, "usqcdInfo")) continue;  // another program's metadata
       if (const auto plaq = xml_fields::text_of(xml, "plaq"); plaq && !header.has_plaquette[slot]) {
         const auto value = xml_fields::number(*plaq);
-        if (!value) throw GaugeFileError("Latte: " + where + ": <plaq> is '" + *plaq + "', not a number");
+        if (!value) refuse_field(where, "<plaq>", "'" + *plaq + "'", "not a number");
         header.plaquette[slot] = *value, header.has_plaquette[slot] = true;
       }
       if (const auto linktr = xml_fields::text_of(xml, "linktr"); linktr && !header.has_link_trace[slot]) {
         const auto value = xml_fields::number(*linktr);
-        if (!value) throw GaugeFileError("Latte: " + where + ": <linktr> is '" + *linktr + "', not a number");
+        if (!value) refuse_field(where, "<linktr>", "'" + *linktr + "'", "not a number");
         header.link_trace[slot] = *value, header.has_link_trace[slot] = true;
       }
     } else if (record.type == "scidac-checksum") {
@@ -196,37 +186,33 @@ inline IldgHeader parse_ildg_header(std::istream& in, std::int64_t file_bytes, c
     }
   }
 
-  const std::string file = "ILDG file '" + path + "'";
-  if (!binary) throw GaugeFileError("Latte: " + file + " has no ildg-binary-data record (not a gauge configuration)");
+  const std::string file = ildg_detail::file(path);
+  if (!binary) refuse(file + " has no ildg-binary-data record (not a gauge configuration)");
   if (format_extents.empty() && scidac_extents.empty())
-    throw GaugeFileError("Latte: " + file + " gives no lattice extents (neither ildg-format nor scidac-private-file-xml)");
+    refuse(file + " gives no lattice extents (neither ildg-format nor scidac-private-file-xml)");
   if (!format_extents.empty() && !scidac_extents.empty() && format_extents != scidac_extents)
-    throw GaugeFileError("Latte: " + file + " is inconsistent: ildg-format says extents " + to_string(format_extents) +
-                         ", scidac-private-file-xml " + to_string(scidac_extents));
+    refuse(file + " is inconsistent: ildg-format says extents " + to_string(format_extents) +
+           ", scidac-private-file-xml " + to_string(scidac_extents));
   if (format_bytes == 0 && !have_record_info)
-    throw GaugeFileError("Latte: " + file + " gives no precision (neither ildg-format nor scidac-private-record-xml)");
+    refuse(file + " gives no precision (neither ildg-format nor scidac-private-record-xml)");
   if (format_bytes != 0 && have_record_info && format_bytes != scidac_bytes)
-    throw GaugeFileError("Latte: " + file + " is inconsistent: ildg-format says " + std::to_string(8 * format_bytes) +
-                         "-bit reals, scidac-private-record-xml " + std::to_string(8 * scidac_bytes) + "-bit");
+    refuse(file + " is inconsistent: ildg-format says " + std::to_string(8 * format_bytes) +
+           "-bit reals, scidac-private-record-xml " + std::to_string(8 * scidac_bytes) + "-bit");
   header.extents = format_extents.empty() ? scidac_extents : format_extents;
   header.real_bytes = format_bytes != 0 ? format_bytes : scidac_bytes;
   header.data_offset = binary->payload_offset;
   header.data_bytes = binary->payload_bytes;
   const std::int64_t expected = header.volume() * header.site_bytes();
   if (header.data_bytes != expected)
-    throw GaugeFileError("Latte: " + in_record(path, *binary) + " has " + std::to_string(header.data_bytes) +
-                         " bytes, but " + to_string(header.extents) + " sites of 4 links of " +
-                         std::to_string(8 * header.real_bytes) + "-bit 3x3 complex matrices are " +
-                         std::to_string(expected));
+    refuse(in_record(path, *binary) + " has " + std::to_string(header.data_bytes) + " bytes, but " +
+           to_string(header.extents) + " sites of 4 links of " + std::to_string(8 * header.real_bytes) +
+           "-bit 3x3 complex matrices are " + std::to_string(expected));
   return header;
 }
 
 inline IldgHeader read_ildg_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open ILDG gauge file '" + path + "'");
-  in.seekg(0, std::ios::end);
-  const std::int64_t bytes = static_cast<std::int64_t>(in.tellg());
-  in.seekg(0);
+  std::ifstream in = open_gauge_file({"ILDG", path});
+  const std::int64_t bytes = file_size(in);
   return parse_ildg_header(in, bytes, path);
 }
 

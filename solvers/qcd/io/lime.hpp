@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "solvers/qcd/io/stored_reals.hpp"
+
 namespace latte {
 
 struct LimeError : std::runtime_error {
@@ -46,16 +48,6 @@ inline std::int64_t lime_padded(std::int64_t bytes) { return (bytes + 7) / 8 * 8
 
 namespace lime_detail {
 
-inline void put_big_endian(unsigned char* out, std::uint64_t value, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i, value >>= 8) out[i] = static_cast<unsigned char>(value & 0xffu);
-}
-
-inline std::uint64_t get_big_endian(const unsigned char* in, int bytes) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value = value << 8 | in[i];
-  return value;
-}
-
 inline std::string where(const std::string& path, int number, std::int64_t offset) {
   return "LIME file '" + path + "', record " + std::to_string(number) + " (at byte " + std::to_string(offset) + ")";
 }
@@ -68,10 +60,10 @@ inline std::string lime_record_header(const std::string& type, std::uint64_t pay
   if (type.empty() || type.size() >= lime_type_bytes)
     throw std::invalid_argument("Latte: a LIME record type has 1 to 127 characters, not '" + type + "'");
   unsigned char header[lime_header_bytes] = {};
-  lime_detail::put_big_endian(header, lime_magic, 4);
-  lime_detail::put_big_endian(header + 4, 1, 2);
+  store_word<std::uint32_t>(header, lime_magic, true);
+  store_word<std::uint16_t>(header + 4, 1, true);
   header[6] = static_cast<unsigned char>((message_begin ? 0x80 : 0) | (message_end ? 0x40 : 0));
-  lime_detail::put_big_endian(header + 8, payload_bytes, 8);
+  store_word<std::uint64_t>(header + 8, payload_bytes, true);
   std::memcpy(header + 16, type.data(), type.size());
   return std::string(reinterpret_cast<const char*>(header), sizeof header);
 }
@@ -108,7 +100,7 @@ inline std::vector<LimeRecord> read_lime_records(std::istream& in, std::int64_t 
     in.seekg(offset);
     in.read(reinterpret_cast<char*>(header), sizeof header);
     if (!in) throw LimeError("Latte: cannot read " + where(path, number, offset));
-    const std::uint64_t magic = lime_detail::get_big_endian(header, 4);
+    const std::uint32_t magic = load_word<std::uint32_t>(header, true);
     if (magic != lime_magic) {
       char text[80];
       std::snprintf(text, sizeof text, " has magic number 0x%08llx, not 0x456789ab",
@@ -116,7 +108,7 @@ inline std::vector<LimeRecord> read_lime_records(std::istream& in, std::int64_t 
       throw LimeError("Latte: " + where(path, number, offset) + text +
                       (number == 1 ? " (not a LIME file)" : " (damaged, or data after the last record)"));
     }
-    const std::uint64_t version = lime_detail::get_big_endian(header + 4, 2);
+    const std::uint16_t version = load_word<std::uint16_t>(header + 4, true);
     if (version != 1)
       throw LimeError("Latte: " + where(path, number, offset) + " has LIME version " + std::to_string(version) +
                       "; only version 1 exists");
@@ -136,7 +128,7 @@ inline std::vector<LimeRecord> read_lime_records(std::istream& in, std::int64_t 
     record.type.assign(type, type_length);
     record.header_offset = offset;
     record.payload_offset = offset + lime_header_bytes;
-    const std::uint64_t length = lime_detail::get_big_endian(header + 8, 8);
+    const std::uint64_t length = load_word<std::uint64_t>(header + 8, true);
     const std::int64_t room = file_bytes - record.payload_offset;
     if (length > static_cast<std::uint64_t>(room))
       throw LimeError("Latte: " + where(path, number, offset) + " '" + record.type + "' says its payload has " +

@@ -1,7 +1,9 @@
 #pragma once
 // Gauge configurations in MILC's binary format, version 5 (io_lat4.c of the
-// MILC code), read only:
+// MILC code), read only: a 96-byte header, then the links.
 //
+// The header, field by field as MilcHeaderLayout places them (the one place
+// their order is written):
 //   int32  magic number 20103, in the byte order of the machine that wrote
 //          the file: read in either order, and the file's order is then
 //          that of every number after it
@@ -10,193 +12,139 @@
 //   int32  order: 0 = sites in natural order (the only order read here;
 //          1 and 2 are node dumps with a site list)
 //   uint32 sum29, sum31 (the checksums)
-//   links  sites in lexicographic order with x fastest, then y, z, t; at
-//          each site the links of mu = x, y, z, t; each a 3x3 complex
-//          matrix row by row, (re, im), as IEEE 32-bit reals.
+// The links are link_slices.hpp's site-ordered records (sites x fastest,
+// then y, z, t; at each site mu = x, y, z, t; each link a 3x3 complex matrix
+// row by row, (re, im)) of IEEE 32-bit reals.
 //
 // The checksums take every 32-bit word w_i of the links (i counting from 0
 // over the whole file, the word's value in the file's byte order):
 //   sum29 = XOR_i rotl(w_i, i mod 29),   sum31 = XOR_i rotl(w_i, i mod 31).
 // Both are checked; a file failing them leaves the field as it was.
 
-#include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/io/gauge_file_checks.hpp"
+#include "solvers/qcd/io/gauge_file_error.hpp"
+#include "solvers/qcd/io/gauge_file_header.hpp"
+#include "solvers/qcd/io/link_slices.hpp"
+#include "solvers/qcd/io/scidac_checksum.hpp"
+#include "solvers/qcd/io/stored_reals.hpp"
 
 namespace latte {
 
-struct MilcHeader {
-  Coordinate extents;
+struct MilcHeader : StoredLattice {
   bool big_endian = false;
   std::uint32_t sum29 = 0, sum31 = 0;
   std::string time_stamp;
   static constexpr std::int32_t magic = 20103;
   static constexpr std::int64_t header_bytes = 96;  // 88 of header, 8 of checksums
   static constexpr std::int64_t site_bytes = 4 * 18 * 4;
+};
 
-  std::int64_t volume() const {
-    std::int64_t v = 1;
-    for (int extent : extents) v *= extent;
-    return v;
-  }
+// The byte offset of each header field.
+struct MilcHeaderLayout {
+  static constexpr int magic = 0;          // int32
+  static constexpr int time_stamp = 4;     // char[64]
+  static constexpr int extents = 68;       // int32[4]: nx, ny, nz, nt
+  static constexpr int order = 84;         // int32
+  static constexpr int sum29 = 88;         // uint32
+  static constexpr int sum31 = 92;         // uint32
 };
 
 namespace milc_detail {
 
-inline std::uint32_t word(const unsigned char* at, bool big_endian) {
-  std::uint32_t w;
-  std::memcpy(&w, at, 4);
-  const bool host_big = std::endian::native == std::endian::big;
-  return big_endian == host_big ? w : nersc_detail::byte_swapped(w);
-}
+inline std::string file(const std::string& path) { return GaugeFileName{"MILC", path}.file(); }
 
 inline bool is_magic(const unsigned char* at, bool big_endian) {
-  return word(at, big_endian) == static_cast<std::uint32_t>(MilcHeader::magic);
+  return load_word<std::uint32_t>(at, big_endian) == static_cast<std::uint32_t>(MilcHeader::magic);
+}
+
+inline std::string sums(const ScidacChecksum& sums) {
+  return "sum29 " + hex32(sums.suma) + ", sum31 " + hex32(sums.sumb);
 }
 
 }  // namespace milc_detail
 
 // Parses and checks the first 96 bytes of a file of `file_bytes` bytes.
 inline MilcHeader parse_milc_header(const unsigned char* bytes, std::int64_t file_bytes, const std::string& path) {
-  const std::string file = "MILC file '" + path + "'";
-  if (file_bytes < MilcHeader::header_bytes)
-    throw GaugeFileError("Latte: " + file + " has " + std::to_string(file_bytes) +
-                         " bytes, fewer than its 96-byte header and checksums");
+  using Layout = MilcHeaderLayout;
+  const std::string file = milc_detail::file(path);
+  check_room_for_header(file, file_bytes, MilcHeader::header_bytes, "header and checksums");
   MilcHeader header;
-  if (milc_detail::is_magic(bytes, true))
+  if (milc_detail::is_magic(bytes + Layout::magic, true))
     header.big_endian = true;
-  else if (milc_detail::is_magic(bytes, false))
+  else if (milc_detail::is_magic(bytes + Layout::magic, false))
     header.big_endian = false;
   else
-    throw GaugeFileError("Latte: " + file + " does not begin with MILC's magic number 20103 in either byte order "
-                         "(not a version-5 MILC gauge file)");
-  const char* stamp = reinterpret_cast<const char*>(bytes + 4);
+    refuse(file + " does not begin with MILC's magic number 20103 in either byte order "
+                  "(not a version-5 MILC gauge file)");
+  auto word = [&](int offset) { return load_word<std::uint32_t>(bytes + offset, header.big_endian); };
+  const char* stamp = reinterpret_cast<const char*>(bytes + Layout::time_stamp);
   header.time_stamp.assign(stamp, strnlen(stamp, 64));
-  std::int64_t sites = 1;
+  SiteCount sites(std::int64_t{1} << 50);
   for (int mu = 0; mu < 4; ++mu) {
-    const std::int32_t extent = static_cast<std::int32_t>(milc_detail::word(bytes + 68 + 4 * mu, header.big_endian));
+    const std::int32_t extent = static_cast<std::int32_t>(word(Layout::extents + 4 * mu));
     if (extent < 1 || extent > 1000000)
-      throw GaugeFileError("Latte: " + file + ": extent " + std::to_string(mu) + " (" + "xyzt"[mu] + ") is " +
-                           std::to_string(extent) + ", not a lattice extent");
-    if (sites > (std::int64_t{1} << 50) / extent)  // before multiplying: no overflow
-      throw GaugeFileError("Latte: " + file + ": its extents are too large a lattice (more than 2^50 sites)");
-    sites *= extent;
+      refuse_field(file, "extent " + std::to_string(mu) + " (" + "xyzt"[mu] + ")", std::to_string(extent),
+                   "not a lattice extent");
+    if (!sites.times(extent)) refuse(file + ": its extents are too large a lattice (more than 2^50 sites)");
     header.extents.push_back(extent);
   }
-  const std::uint32_t order = milc_detail::word(bytes + 84, header.big_endian);
+  const std::uint32_t order = word(Layout::order);
   if (order != 0)
-    throw GaugeFileError("Latte: " + file + ": site order " + std::to_string(order) +
-                         " (a node dump with a site list); only natural order (0) is read");
-  header.sum29 = milc_detail::word(bytes + 88, header.big_endian);
-  header.sum31 = milc_detail::word(bytes + 92, header.big_endian);
-  const std::int64_t expected = MilcHeader::header_bytes + header.volume() * MilcHeader::site_bytes;
-  if (file_bytes != expected)
-    throw GaugeFileError("Latte: " + file + " should have " + std::to_string(expected) + " bytes for extents " +
-                         to_string(header.extents) + " but has " + std::to_string(file_bytes) +
-                         (file_bytes < expected ? " (truncated)" : " (trailing data)"));
+    refuse(file + ": site order " + std::to_string(order) +
+           " (a node dump with a site list); only natural order (0) is read");
+  header.sum29 = word(Layout::sum29);
+  header.sum31 = word(Layout::sum31);
+  check_file_size(file, MilcHeader::header_bytes + header.volume() * MilcHeader::site_bytes,
+                  "for extents " + to_string(header.extents), file_bytes);
   return header;
 }
 
 inline MilcHeader read_milc_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open MILC gauge file '" + path + "'");
-  in.seekg(0, std::ios::end);
-  const std::int64_t bytes = static_cast<std::int64_t>(in.tellg());
-  in.seekg(0);
-  unsigned char header[MilcHeader::header_bytes] = {};
-  in.read(reinterpret_cast<char*>(header), std::min<std::int64_t>(bytes, sizeof header));
-  return parse_milc_header(header, bytes, path);
+  std::ifstream in = open_gauge_file({"MILC", path});
+  const std::int64_t bytes = file_size(in);
+  return parse_milc_header(first_bytes(in, bytes, MilcHeader::header_bytes).data(), bytes, path);
 }
-
-namespace milc_detail {
-
-inline MilcHeader agreed_header(const Communicator& communicator, const std::string& path) {
-  struct Wire {
-    int extents[4];
-    int big_endian;
-    std::uint32_t sum29, sum31;
-  } wire{};
-  MilcHeader header;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    try {
-      header = read_milc_header(path);
-      for (int mu = 0; mu < 4; ++mu) wire.extents[mu] = header.extents[mu];
-      wire.big_endian = header.big_endian, wire.sum29 = header.sum29, wire.sum31 = header.sum31;
-    } catch (const GaugeFileError& error) {
-      failure = error.what();
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
-  communicator.broadcast(&wire, sizeof wire, 0);
-  header.extents.assign(wire.extents, wire.extents + 4);
-  header.big_endian = wire.big_endian != 0, header.sum29 = wire.sum29, header.sum31 = wire.sum31;
-  return header;
-}
-
-}  // namespace milc_detail
 
 // Reads the links of `path` into U, whose lattice must be the file's; every
 // rank reads its own block, every error is thrown on every rank alike.
 template <class R, class W>
 MilcHeader read_milc(GaugeField<R, W>& U, const std::string& path) {
-  const std::string file = "MILC file '" + path + "'";
+  const std::string file = milc_detail::file(path);
   const Geometry& geometry = U.geometry();
   const Communicator& communicator = geometry.decomposition().communicator();
-  const MilcHeader header = milc_detail::agreed_header(communicator, path);
-  if (geometry.checkerboarded() || header.extents != geometry.dims())
-    throw GeometryMismatch("Latte: " + file + " holds a lattice of extents " + to_string(header.extents) +
-                           " but the gauge field has extents " + to_string(geometry.dims()));
+  MilcHeader header;
+  read_on_rank_zero(communicator, [&] { header = read_milc_header(path); });
+  share_from_rank_zero(communicator, header.extents, header.big_endian, header.sum29, header.sum31);
+  check_lattice(file, header.extents, geometry);
+
   const BlockSlices block(U[0].layout());
-  std::vector<unsigned char> raw(static_cast<std::size_t>(block.sites_per_slice() * MilcHeader::site_bytes));
-  const std::size_t reals = raw.size() / 4;
-  std::vector<double> values(reals);
-  try {
+  const LinkRecords records{{4, header.big_endian}, 3};
+  with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    auto read_slice = [&] {
-      std::uint32_t unused = 0;
-      shared.read_block(raw.data(), block.sites_per_slice());
-      nersc_detail::decode<float, std::uint32_t>(raw.data(), reals, header.big_endian, values, unused);
-    };
-    std::uint32_t sum29 = 0, sum31 = 0;
-    block.view(shared, MilcHeader::header_bytes, MilcHeader::site_bytes);
-    for (int t = 0; t < block.slices(); ++t) {
-      read_slice();
+    LinkSliceReader links(shared, block, MilcHeader::header_bytes, records);
+    ScidacChecksum sums;
+    constexpr int words_per_site = MilcHeader::site_bytes / 4;
+    links.pass([&](int t, const unsigned char* raw, const std::vector<double>&) {
       for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
-        const std::int64_t first = block.global_index(t, s) * (MilcHeader::site_bytes / 4);
-        for (int k = 0; k < MilcHeader::site_bytes / 4; ++k) {
-          const std::uint32_t w = milc_detail::word(raw.data() + s * MilcHeader::site_bytes + 4 * k, header.big_endian);
-          sum29 ^= std::rotl(w, static_cast<int>((first + k) % 29));
-          sum31 ^= std::rotl(w, static_cast<int>((first + k) % 31));
-        }
+        const std::int64_t first = block.global_index(t, s) * words_per_site;
+        for (int k = 0; k < words_per_site; ++k)
+          sums.add(load_word<std::uint32_t>(raw + s * MilcHeader::site_bytes + 4 * k, header.big_endian), first + k);
       }
-    }
-    // XOR over ranks, as a pair.
-    std::vector<std::uint32_t> all(2 * static_cast<std::size_t>(communicator.size()));
-    const std::uint32_t mine[2] = {sum29, sum31};
-    communicator.all_gather(mine, sizeof mine, all.data());
-    sum29 = sum31 = 0;
-    for (std::size_t r = 0; r < all.size(); r += 2) sum29 ^= all[r], sum31 ^= all[r + 1];
-    if (sum29 != header.sum29 || sum31 != header.sum31) {
-      char text[160];
-      std::snprintf(text, sizeof text, "sum29 %x, sum31 %x but its header says sum29 %x, sum31 %x", sum29, sum31,
-                    header.sum29, header.sum31);
-      throw GaugeFileError("Latte: " + file + " is corrupt: the checksums of its links are " + text);
-    }
-    block.view(shared, MilcHeader::header_bytes, MilcHeader::site_bytes);
-    for (int t = 0; t < block.slices(); ++t) {
-      read_slice();
-      nersc_detail::scatter_slice(U, block, t, 3, values);
-    }
-  } catch (const FileAccessError& error) {
-    throw GaugeFileError("Latte: " + file + ": " + error.what());
-  }
+    });
+    check_checksum(file, "the checksums of its links are", combined_over_ranks(communicator, sums),
+                   ScidacChecksum{header.sum29, header.sum31}, "its header", milc_detail::sums);
+    links.pass([&](int t, const unsigned char*, const std::vector<double>& values) {
+      scatter_slice(U, block, t, 3, values);
+    });
+  });
   return header;
 }
 

@@ -33,9 +33,9 @@
 // lower faces belong to the neighbouring rank: they are brought over by a
 // shift, the DSL's halo exchange.
 
+#include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -43,33 +43,35 @@
 #include <vector>
 
 #include "dsl/expr/shift.hpp"
-#include "solvers/qcd/io/nersc_gauge_file.hpp"
+#include "platform/comms/shared_file.hpp"
+#include "platform/parallel.hpp"
+#include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
+#include "solvers/qcd/io/gauge_file_checks.hpp"
+#include "solvers/qcd/io/gauge_file_error.hpp"
+#include "solvers/qcd/io/gauge_file_header.hpp"
+#include "solvers/qcd/io/link_slices.hpp"
+#include "solvers/qcd/io/stored_reals.hpp"
 
 namespace latte {
 
-struct OpenQcdHeader {
-  Coordinate extents;  // Latte's order: x, y, z, t
+struct OpenQcdHeader : StoredLattice {  // extents in Latte's order: x, y, z, t
   double plaquette = 0;  // as the file gives it (normalised to 3)
   static constexpr std::int64_t header_bytes = 24;
   static constexpr std::int64_t record_bytes = 8 * 18 * 8;  // the 8 links of one odd site
 
-  std::int64_t volume() const {
-    std::int64_t v = 1;
-    for (int extent : extents) v *= extent;
-    return v;
-  }
   std::int64_t file_bytes() const { return header_bytes + volume() / 2 * record_bytes; }
 };
 
 namespace openqcd_detail {
 
+inline std::string file(const std::string& path) { return GaugeFileName{"openQCD", path}.file(); }
+
 // Latte's direction of openQCD's direction mu (0 = t, 1 = x, 2 = y, 3 = z).
 constexpr int latte_direction(int openqcd_mu) { return (openqcd_mu + 3) % 4; }
 
-template <class Word>
-Word little_endian(Word w) {
-  return std::endian::native == std::endian::little ? w : nersc_detail::byte_swapped(w);
-}
+// Every number of the file: little-endian, reals of 64 bits.
+inline constexpr RealFormat reals{8, false};
 
 // openQCD's plaquette tolerance for the average of 6V plaquettes.
 inline bool plaquette_agrees(double ours, double file, std::int64_t volume) {
@@ -87,78 +89,47 @@ struct RecordBlock {
 
 // Parses and checks the 24-byte header of a file of `file_bytes` bytes.
 inline OpenQcdHeader parse_openqcd_header(const unsigned char* bytes, std::int64_t file_bytes, const std::string& path) {
-  const std::string file = "openQCD file '" + path + "'";
-  if (file_bytes < OpenQcdHeader::header_bytes)
-    throw GaugeFileError("Latte: " + file + " has " + std::to_string(file_bytes) +
-                         " bytes, fewer than its 24-byte header");
+  const std::string file = openqcd_detail::file(path);
+  check_room_for_header(file, file_bytes, OpenQcdHeader::header_bytes, "header");
   std::int32_t n[4];
-  std::memcpy(n, bytes, 16);
-  std::uint64_t plaquette_bits;
-  std::memcpy(&plaquette_bits, bytes + 16, 8);
   OpenQcdHeader header;
   for (int mu = 0; mu < 4; ++mu) {
-    n[mu] = openqcd_detail::little_endian(n[mu]);
+    n[mu] = load_word<std::int32_t>(bytes + 4 * mu, false);
     if (n[mu] < 2 || n[mu] > 1000000 || n[mu] % 2 != 0)
-      throw GaugeFileError("Latte: " + file + ": N" + std::to_string(mu) + " = " + std::to_string(n[mu]) +
-                           " is not an even lattice extent of at most 10^6 (not an openQCD configuration?)");
+      refuse(file + ": N" + std::to_string(mu) + " = " + std::to_string(n[mu]) +
+             " is not an even lattice extent of at most 10^6 (not an openQCD configuration?)");
   }
   // Each extent is plausible; their product, times the bytes per site, must
-  // fit in 64 bits too (checked before each multiplication).
-  constexpr std::int64_t max_sites = std::numeric_limits<std::int64_t>::max() / OpenQcdHeader::record_bytes;
-  std::int64_t sites = 1;
-  for (int mu = 0; mu < 4; ++mu) {
-    if (sites > max_sites / n[mu])
-      throw GaugeFileError("Latte: " + file + ": N0..N3 = " + std::to_string(n[0]) + " " + std::to_string(n[1]) + " " +
-                           std::to_string(n[2]) + " " + std::to_string(n[3]) +
-                           " is too large a lattice (its links would need more than 2^63 bytes)");
-    sites *= n[mu];
-  }
+  // fit in 64 bits too.
+  SiteCount sites(max_sites_of(OpenQcdHeader::record_bytes));
+  for (int mu = 0; mu < 4; ++mu)
+    if (!sites.times(n[mu]))
+      refuse(file + ": N0..N3 = " + std::to_string(n[0]) + " " + std::to_string(n[1]) + " " + std::to_string(n[2]) +
+             " " + std::to_string(n[3]) + " is too large a lattice (its links would need more than 2^63 bytes)");
   header.extents = {n[1], n[2], n[3], n[0]};
-  plaquette_bits = openqcd_detail::little_endian(plaquette_bits);
-  std::memcpy(&header.plaquette, &plaquette_bits, 8);
+  decode_reals(bytes + 16, 1, openqcd_detail::reals, &header.plaquette);
   if (!std::isfinite(header.plaquette) || std::abs(header.plaquette) > 3.0 + 1e-9)
-    throw GaugeFileError("Latte: " + file + ": plaquette " + std::to_string(header.plaquette) +
-                         " is not the average of Re tr of SU(3) plaquettes (|p| <= 3)");
-  if (file_bytes != header.file_bytes())
-    throw GaugeFileError("Latte: " + file + " should have " + std::to_string(header.file_bytes()) +
-                         " bytes for N0..N3 = " + std::to_string(header.extents[3]) + " " +
-                         std::to_string(header.extents[0]) + " " + std::to_string(header.extents[1]) + " " +
-                         std::to_string(header.extents[2]) + " but has " + std::to_string(file_bytes) +
-                         (file_bytes < header.file_bytes() ? " (truncated)" : " (trailing data)"));
+    refuse(file + ": plaquette " + std::to_string(header.plaquette) +
+           " is not the average of Re tr of SU(3) plaquettes (|p| <= 3)");
+  check_file_size(file, header.file_bytes(),
+                  "for N0..N3 = " + std::to_string(header.extents[3]) + " " + std::to_string(header.extents[0]) + " " +
+                      std::to_string(header.extents[1]) + " " + std::to_string(header.extents[2]),
+                  file_bytes);
   return header;
 }
 
 inline OpenQcdHeader read_openqcd_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GaugeFileError("Latte: cannot open openQCD gauge file '" + path + "'");
-  in.seekg(0, std::ios::end);
-  const std::int64_t bytes = static_cast<std::int64_t>(in.tellg());
-  in.seekg(0);
-  unsigned char header[OpenQcdHeader::header_bytes] = {};
-  in.read(reinterpret_cast<char*>(header), std::min<std::int64_t>(bytes, sizeof header));
-  return parse_openqcd_header(header, bytes, path);
+  std::ifstream in = open_gauge_file({"openQCD", path});
+  const std::int64_t bytes = file_size(in);
+  return parse_openqcd_header(first_bytes(in, bytes, OpenQcdHeader::header_bytes).data(), bytes, path);
 }
 
 namespace openqcd_detail {
 
 inline OpenQcdHeader agreed_header(const Communicator& communicator, const std::string& path) {
   OpenQcdHeader header;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    try {
-      header = read_openqcd_header(path);
-    } catch (const GaugeFileError& error) {
-      failure = error.what();
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
-  int extents[4] = {};
-  if (communicator.rank() == 0)
-    for (int mu = 0; mu < 4; ++mu) extents[mu] = header.extents[mu];
-  communicator.broadcast(extents, sizeof extents, 0);
-  communicator.broadcast(&header.plaquette, sizeof header.plaquette, 0);
-  header.extents.assign(extents, extents + 4);
+  read_on_rank_zero(communicator, [&] { header = read_openqcd_header(path); });
+  share_from_rank_zero(communicator, header.extents, header.plaquette);
   return header;
 }
 
@@ -171,8 +142,8 @@ inline RecordBlock record_block(const Geometry& geometry, const std::string& wha
   const Coordinate& o = d.origin();
   const bool pairs = n[2] % 2 == 0 && l[2] % 2 == 0 && o[2] % 2 == 0;
   if (!d.communicator().all_true(pairs))
-    throw GaugeFileError("Latte: " + what + ": openQCD files need even extents in z on every rank; the lattice " +
-                         to_string(n) + " is spread as " + to_string(d.process_grid()));
+    refuse(what + ": openQCD files need even extents in z on every rank; the lattice " + to_string(n) +
+           " is spread as " + to_string(d.process_grid()));
   return RecordBlock{{n[2] / 2, n[1], n[0], n[3]}, {l[2] / 2, l[1], l[0], l[3]}, {o[2] / 2, o[1], o[0], o[3]}};
 }
 
@@ -192,14 +163,12 @@ inline Coordinate odd_site(const RecordBlock& block, const Coordinate& origin, i
 template <class To, class WT, class From, class WF>
 void copy_links(GaugeField<To, WT>& to, const GaugeField<From, WF>& from) {
   const Coordinate& local = to.geometry().decomposition().local_dims();
-  std::int64_t local_volume = 1;
-  for (int extent : local) local_volume *= extent;
   const SiteLayout &to_layout = to[0].layout(), &from_layout = from[0].layout();
   const std::array out{to[0].host_view(Access::write), to[1].host_view(Access::write), to[2].host_view(Access::write),
                        to[3].host_view(Access::write)};
   const std::array in{from[0].host_view(Access::read), from[1].host_view(Access::read),
                       from[2].host_view(Access::read), from[3].host_view(Access::read)};
-  parallel_for(local_volume, [&](std::int64_t i) {
+  parallel_for(product(local), [&](std::int64_t i) {
     const Coordinate x = coordinate_from_index(i, local);
     const auto [to_outer, to_lane] = to_layout.split_local(x);
     const auto [from_outer, from_lane] = from_layout.split_local(x);
@@ -217,13 +186,11 @@ void copy_links(GaugeField<To, WT>& to, const GaugeField<From, WF>& from) {
 template <class R, class W>
 OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
   using namespace openqcd_detail;
-  const std::string file = "openQCD file '" + path + "'";
+  const std::string file = openqcd_detail::file(path);
   const Geometry& geometry = U.geometry();
   const Communicator& communicator = geometry.decomposition().communicator();
   const OpenQcdHeader header = agreed_header(communicator, path);
-  if (geometry.checkerboarded() || header.extents != geometry.dims())
-    throw GeometryMismatch("Latte: " + file + " holds a lattice of extents " + to_string(header.extents) +
-                           " (x, y, z, t) but the gauge field has extents " + to_string(geometry.dims()));
+  check_lattice(file, header.extents, geometry, " (x, y, z, t)");
   const RecordBlock block = record_block(geometry, file);
   const Coordinate& origin = geometry.decomposition().origin();
   const std::int64_t per_slice = static_cast<std::int64_t>(block.local[0]) * block.local[1] * block.local[2];
@@ -233,7 +200,7 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
   // x. In double whatever U's precision: the plaquette is checked on the
   // file's values.
   GaugeField<double> forward(geometry), backward(geometry);
-  try {
+  with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
     shared.view_block(OpenQcdHeader::header_bytes, OpenQcdHeader::record_bytes, block.global, block.local,
                       block.origin);
@@ -248,40 +215,32 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
       parallel_for(per_slice, [&](std::int64_t r) {
         const auto [outer, lane] = layout.split_local(odd_site(block, origin, t, r));
         for (int link = 0; link < 8; ++link) {
-          const unsigned char* at = raw.data() + r * OpenQcdHeader::record_bytes + link * 144;
+          double values[18];
+          decode_reals(raw.data() + r * OpenQcdHeader::record_bytes + link * 144, 18, reals, values);
           ColourMatrix<double> u;
           for (int k = 0; k < 18; ++k) {
-            std::uint64_t bits;
-            std::memcpy(&bits, at + 8 * k, 8);
-            bits = little_endian(bits);
-            double value;
-            std::memcpy(&value, &bits, 8);
             if (k % 2 == 0)
-              u(k / 6, k / 2 % 3).re = value;
+              u(k / 6, k / 2 % 3).re = values[k];
             else
-              u(k / 6, k / 2 % 3).im = value;
+              u(k / 6, k / 2 % 3).im = values[k];
           }
           const int mu = latte_direction(link / 2);
           (link % 2 == 0 ? f : b)[mu].store(LaneSite<double>{outer, lane}, u);
         }
       });
     }
-  } catch (const FileAccessError& error) {
-    throw GaugeFileError("Latte: " + file + ": " + error.what());
-  }
+  });
   // Even site x: U_mu(x) = backward(x + mu^), stored at the odd site x + mu^.
   GaugeField<double> links(geometry);
   for (int mu = 0; mu < 4; ++mu) links[mu] = shift(backward[mu], mu, +1);
   {
     const SiteLayout& layout = links[0].layout();
     const Coordinate& local = geometry.decomposition().local_dims();
-    std::int64_t local_volume = 1;
-    for (int extent : local) local_volume *= extent;
     const std::array to{links[0].host_view(Access::read_write), links[1].host_view(Access::read_write),
                         links[2].host_view(Access::read_write), links[3].host_view(Access::read_write)};
     const std::array from{forward[0].host_view(Access::read), forward[1].host_view(Access::read),
                           forward[2].host_view(Access::read), forward[3].host_view(Access::read)};
-    parallel_for(local_volume, [&](std::int64_t i) {
+    parallel_for(product(local), [&](std::int64_t i) {
       const Coordinate x = coordinate_from_index(i, local);
       int sum = 0;
       for (int mu = 0; mu < 4; ++mu) sum += x[mu] + origin[mu];
@@ -291,11 +250,11 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
         to[mu].store(LaneSite<double>{outer, lane}, from[mu].load(LaneSite<double>{outer, lane}));
     });
   }
-  const double plaquette = 3.0 * average_plaquette(links);
-  if (!plaquette_agrees(plaquette, header.plaquette, header.volume()))
-    throw GaugeFileError("Latte: " + file + " is corrupt: its links have plaquette " + std::to_string(plaquette) +
-                         " (openQCD's normalisation, 3 on the free field) but its header says " +
-                         std::to_string(header.plaquette));
+  check_average(
+      file, "plaquette", 3.0 * average_plaquette(links), header.plaquette,
+      "its header says " + std::to_string(header.plaquette),
+      [&](double ours, double stated) { return plaquette_agrees(ours, stated, header.volume()); },
+      " (openQCD's normalisation, 3 on the free field)");
   if constexpr (std::is_same_v<GaugeField<R, W>, GaugeField<double>>) {
     for (int mu = 0; mu < 4; ++mu) U[mu] = links[mu];
   } else {
@@ -317,15 +276,13 @@ void write_openqcd(const GaugeField<R, W>& U, const std::string& path) {
     if (extent % 2 != 0)
       throw GeometryMismatch("Latte: openQCD files need even extents, not " + to_string(geometry.dims()));
   const Communicator& communicator = geometry.decomposition().communicator();
-  const RecordBlock block = record_block(geometry, "openQCD file '" + path + "'");
+  const RecordBlock block = record_block(geometry, openqcd_detail::file(path));
   const Coordinate& origin = geometry.decomposition().origin();
   const std::int64_t per_slice = static_cast<std::int64_t>(block.local[0]) * block.local[1] * block.local[2];
 
   unsigned char header[OpenQcdHeader::header_bytes];
   const Coordinate& n = geometry.dims();
-  const std::int32_t extents[4] = {little_endian<std::int32_t>(n[3]), little_endian<std::int32_t>(n[0]),
-                                   little_endian<std::int32_t>(n[1]), little_endian<std::int32_t>(n[2])};
-  std::memcpy(header, extents, 16);
+  for (int mu = 0; mu < 4; ++mu) store_word<std::int32_t>(header + 4 * mu, n[latte_direction(mu)], false);
   // The plaquette of the values the file holds, in double (a float field's
   // own plaquette differs by about 1e-7, beyond openQCD's tolerance).
   double plaquette = 0;
@@ -336,16 +293,12 @@ void write_openqcd(const GaugeField<R, W>& U, const std::string& path) {
     copy_links(in_double, U);
     plaquette = 3.0 * average_plaquette(in_double);
   }
-  std::uint64_t bits;
-  std::memcpy(&bits, &plaquette, 8);
-  bits = little_endian(bits);
-  std::memcpy(header + 16, &bits, 8);
+  encode_reals(&plaquette, 1, reals, header + 16);
 
   GaugeField<R, W> backward(geometry);  // backward(x) = U_mu(x - mu^)
   for (int mu = 0; mu < 4; ++mu) backward[mu] = shift(U[mu], mu, -1);
-  const std::string tmp = path + ".tmp";
   std::vector<unsigned char> raw(static_cast<std::size_t>(per_slice * OpenQcdHeader::record_bytes));
-  try {
+  write_through_temporary(communicator, {"openQCD", path}, [&](const std::string& tmp) {
     SharedFile shared(communicator, tmp, SharedFile::Mode::write);
     shared.view_block(OpenQcdHeader::header_bytes, OpenQcdHeader::record_bytes, block.global, block.local,
                       block.origin);
@@ -360,29 +313,19 @@ void write_openqcd(const GaugeField<R, W>& U, const std::string& path) {
         for (int link = 0; link < 8; ++link) {
           const int mu = latte_direction(link / 2);
           const ColourMatrix<R> u = (link % 2 == 0 ? f : b)[mu].load(LaneSite<R>{outer, lane});
-          unsigned char* at = raw.data() + r * OpenQcdHeader::record_bytes + link * 144;
+          double values[18];
           for (int k = 0; k < 18; ++k) {
             const auto& entry = u(k / 6, k / 2 % 3);
-            const double value = static_cast<double>(k % 2 == 0 ? entry.re : entry.im);
-            std::uint64_t word;
-            std::memcpy(&word, &value, 8);
-            word = little_endian(word);
-            std::memcpy(at + 8 * k, &word, 8);
+            values[k] = static_cast<double>(k % 2 == 0 ? entry.re : entry.im);
           }
+          encode_reals(values, 18, reals, raw.data() + r * OpenQcdHeader::record_bytes + link * 144);
         }
       });
       shared.write_block(raw.data(), per_slice);
     }
     shared.root_write_at(0, header, sizeof header);
     shared.close();
-  } catch (const FileAccessError& error) {
-    throw GaugeFileError("Latte: cannot write openQCD gauge file '" + path + "': " + error.what());
-  }
-  std::string failure;
-  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-    failure = "Latte: cannot move '" + tmp + "' into place at '" + path + "'";
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw GaugeFileError(failure);
+  });
 }
 
 }  // namespace latte

@@ -12,6 +12,11 @@
 //   suma ^= rotl(c, r mod 29),   sumb ^= rotl(c, r mod 31).
 // XOR is associative and commutative, so each rank sums its own sites and
 // the ranks' sums are XORed: the same result for any decomposition.
+//
+// MILC's checksums sum29 and sum31 are the same two sums taken over the
+// 32-bit words of the links instead of the sites' CRCs (word i entering as
+// rotl(w_i, i mod 29) and rotl(w_i, i mod 31)): milc_gauge_file.hpp adds
+// its words here.
 
 #include <array>
 #include <bit>
@@ -48,10 +53,11 @@ inline std::uint32_t crc32(const unsigned char* data, std::size_t bytes) {
 struct ScidacChecksum {
   std::uint32_t suma = 0, sumb = 0;
 
-  // Adds the site of global index `site` whose stored bytes have CRC-32 `crc`.
-  void add_site(std::uint32_t crc, std::int64_t site) {
-    suma ^= std::rotl(crc, static_cast<int>(site % 29));
-    sumb ^= std::rotl(crc, static_cast<int>(site % 31));
+  // Adds `value` of global index `index`: for SciDAC the CRC-32 of the
+  // stored bytes of site `index`.
+  void add(std::uint32_t value, std::int64_t index) {
+    suma ^= std::rotl(value, static_cast<int>(index % 29));
+    sumb ^= std::rotl(value, static_cast<int>(index % 31));
   }
   bool operator==(const ScidacChecksum&) const = default;
 };
