@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "examples/command_line.hpp"
@@ -80,12 +81,14 @@ int run(const Options& opt) {
   const Geometry g({extent, extent});
   const double U = opt.lid_speed;
   const double nu = U * n / opt.re;
-  Parameters p;
-  p.tau = tau_from_viscosity(nu);
-  p.mrt_bulk_rate = opt.bulk_rate;
-  p.mrt_even_rate = opt.even_rate;
-  p.mrt_odd_rate = opt.odd_rate;
   using Sim = Simulation<D2Q9, double, Model>;
+  typename Sim::Parameters p;  // the model's own parameters and the force
+  p.tau = tau_from_viscosity(nu);
+  if constexpr (std::is_same_v<Model, Mrt>) {
+    p.bulk_rate = opt.bulk_rate;
+    p.even_rate = opt.even_rate;
+    p.odd_rate = opt.odd_rate;
+  }
   // In place: one population field, streamed with the AA pattern; the rest
   // of the program is the same.
   Sim sim = opt.in_place ? Sim(g, p, in_place_streaming) : Sim(g, p);

@@ -110,9 +110,9 @@ int run(const Options& opt) {
   const int nx = (static_cast<int>(std::lround(opt.length * D)) + 7) / 8 * 8, ny = (h + 1 + 7) / 8 * 8;
   const Geometry g({nx, ny});
   const double nu = U * D / opt.re;
-  Parameters p;
+  Sim::Parameters p;  // TRT's: tau and the magic parameter
   p.tau = tau_from_viscosity(nu);
-  p.trt_magic = opt.magic;
+  p.magic = opt.magic;
   Sim sim(g, p);
   const double cx = opt.centre_x * D, cy = opt.centre_y * D - 0.5, r = 0.5 * D;
   auto in_cylinder = [&](const Coordinate& x) {

@@ -11,6 +11,7 @@
 #include "test_fuzz_regression_checkpoint.cpp"
 #include "test_lbm_statement_models.cpp"
 #include "test_lbm_update.cpp"
+#include "test_lbm_user_collision.cpp"
 #include "test_lbm_body_force.cpp"
 #include "test_lbm_thermal.cpp"
 #include "test_lbm_rayleigh_benard_onset.cpp"

@@ -97,11 +97,11 @@ TEST(LbmMrt, EqualRatesGiveBgkAndTrt) {
 template <class VS>
 void expect_mrt_conservation() {
   Geometry g(Coordinate(VS::d, 8));
-  Parameters p;
+  FlowParameters<Mrt> p;
   p.tau = 0.52;
-  p.mrt_bulk_rate = 1.3;
-  p.mrt_odd_rate = 1.1;
-  p.mrt_even_rate = 0.9;
+  p.bulk_rate = 1.3;
+  p.odd_rate = 1.1;
+  p.even_rate = 0.9;
   Simulation<VS, double, Mrt, VectorWidth> sim(g, p);
   ParallelRng rng(5);
   typename decltype(sim)::ScalarField rho(g);
@@ -142,12 +142,12 @@ TEST(LbmMrt, PoiseuilleWithTheMagicParameterKeepsTheWallHalfWay) {
     const int width = 12, pad = 8;
     Geometry g({4, width + pad});
     const double nu = viscosity_from_tau(tau), u_max = 0.01;
-    Parameters p;
+    FlowParameters<Mrt> p;
     p.tau = tau;
     p.force[0] = 8.0 * nu * u_max / (width * width);
-    p.mrt_bulk_rate = 1.4;
-    p.mrt_odd_rate = Trt::omega_minus_for(1.0 / tau);
-    p.mrt_even_rate = 1.2;
+    p.bulk_rate = 1.4;
+    p.odd_rate = Trt::omega_minus_for(1.0 / tau);
+    p.even_rate = 1.2;
     Simulation<D2Q9, double, Mrt, VectorWidth> sim(g, p);
     typename decltype(sim)::Boundary b(g);
     mark_solid(b, [&](const Coordinate& x) { return x[1] >= width; });
@@ -163,14 +163,14 @@ TEST(LbmMrt, PoiseuilleWithTheMagicParameterKeepsTheWallHalfWay) {
 }
 
 TEST(LbmMrt, RejectsRatesOutsideTheStableRange) {
-  Parameters p;
-  p.mrt_bulk_rate = 2.0;
+  FlowParameters<Mrt> p;
+  p.bulk_rate = 2.0;
   EXPECT_THROW((Simulation<D2Q9, double, Mrt, VectorWidth>(Geometry({8, 8}), p)), std::invalid_argument);
-  p.mrt_bulk_rate = 1.0;
-  p.mrt_even_rate = 0.0;
+  p.bulk_rate = 1.0;
+  p.even_rate = 0.0;
   EXPECT_THROW((Simulation<D2Q9, double, Mrt, VectorWidth>(Geometry({8, 8}), p)), std::invalid_argument);
-  p.mrt_even_rate = 1.0;
-  p.mrt_odd_rate = -0.5;
+  p.even_rate = 1.0;
+  p.odd_rate = -0.5;
   EXPECT_THROW((Simulation<D2Q9, double, Mrt, VectorWidth>(Geometry({8, 8}), p)), std::invalid_argument);
 }
 

@@ -58,10 +58,10 @@ void run_steps(Field& f, const Model& model, const Force& force, const Walls& wa
   if constexpr (InPlace) f = swap_opposite<VS>(f);
   for (int s = 0; s < steps; ++s) {
     if constexpr (InPlace) {
-      if (s % 2 == 0) update<VS, AaPushStep, true, backend::Default>(f, &next, model, force, walls);
-      else update<VS, AaLocalStep, true, backend::Default>(f, &next, model, force, walls);
+      if (s % 2 == 0) update<VS, AaPushStep, backend::Default>(f, &next, FlowCollision<Model, true>{model}, force, walls);
+      else update<VS, AaLocalStep, backend::Default>(f, &next, FlowCollision<Model, true>{model}, force, walls);
     } else {
-      update<VS, PullStreaming, true, backend::Default>(f, &next, model, force, walls);
+      update<VS, PullStreaming, backend::Default>(f, &next, FlowCollision<Model, true>{model}, force, walls);
       f.swap(next);
     }
   }
@@ -92,16 +92,17 @@ TEST(LbmUpdate, AModelWrittenOutsideTheLibraryRunsWithEveryPatternAndWallRule) {
 
 TEST(LbmUpdate, TheBodyForceIsAnOperandUniformOrPerSite) {
   const Geometry g({12, 10});
-  const Trt model = Trt::from_tau(0.8);
+  using Model = Trt;
+  const Model model = Trt::from_tau(0.8);
   const Force uniform{{3e-4, -2e-4}};
   Lattice<Force, VectorWidth> force_field(g);
   force_field = uniform;
   Field a(g), b(g), next(g);
   randomise(a);
   b = a;
-  update<VS, PullStreaming, true, backend::Default>(a, &next, model, uniform, NoWalls{});
+  update<VS, PullStreaming, backend::Default>(a, &next, FlowCollision<Model, true>{model}, uniform, NoWalls{});
   a.swap(next);
-  update<VS, PullStreaming, true, backend::Default>(b, &next, model, force_field, NoWalls{});
+  update<VS, PullStreaming, backend::Default>(b, &next, FlowCollision<Model, true>{model}, force_field, NoWalls{});
   b.swap(next);
   EXPECT_EQ(norm2(a - b), 0.0) << "a field equal to the uniform force gives its bits";
 
@@ -112,7 +113,7 @@ TEST(LbmUpdate, TheBodyForceIsAnOperandUniformOrPerSite) {
       poke(force_field, {x, y}, Force{{1e-4 * std::sin(0.5 * x), 2e-4 * std::cos(0.3 * y + 0.1 * x)}});
   const auto before = sum(momentum<VS>(b));
   const auto added = sum(force_field);
-  update<VS, PullStreaming, true, backend::Default>(b, &next, model, force_field, NoWalls{});
+  update<VS, PullStreaming, backend::Default>(b, &next, FlowCollision<Model, true>{model}, force_field, NoWalls{});
   b.swap(next);
   const auto after = sum(momentum<VS>(b));
   for (int d = 0; d < VS::d; ++d) EXPECT_NEAR(after.v[d] - before.v[d], added.v[d], 1e-15) << "component " << d;

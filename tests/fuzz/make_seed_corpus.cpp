@@ -69,7 +69,7 @@ int main() {
         << links;
   }
 
-  lbm::Simulation<lbm::D2Q9, double, lbm::Bgk> flow(Geometry({8, 8}), lbm::Parameters{0.8, lbm::Trt::magic, {1e-5, 0, 0}});
+  lbm::Simulation<lbm::D2Q9, double, lbm::Bgk> flow(Geometry({8, 8}), lbm::Parameters{0.8, {1e-5, 0, 0}});
   flow.run(3);
   // Format version 2 (the d2q9_8x8_double_step3.chk and d2q9_8x16_double_step0.chk
   // beside them were written in version 1, which is still read).

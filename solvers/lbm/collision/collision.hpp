@@ -39,12 +39,27 @@
 // every tau. The body force F (d reals) is an operand of the statement of
 // its own (solvers/lbm/update/lattice_update.hpp): uniform, or one per site.
 //
-// A new model is a struct with a name, its rates and
+// A model owns its parameters: Model::Parameters holds what a user sets
+// (tau, which fixes the viscosity nu = (tau - 1/2) / 3 for every model
+// here, and the model's own knobs), and Model::from(parameters) checks them
+// and returns the model with its rates, or throws std::invalid_argument
+// naming the model, the parameter and its value. A simulation
+// (solvers/lbm/flow/simulation.hpp) holds FlowParameters<Model>, the
+// model's parameters and the body force, and never looks inside them.
+//
+// A new model is a struct with a name, its rates, its Parameters (with
+// tau), from(), and
 //   template <class VS, bool Forced, class V>
 //   Populations<V, VS::q> relax(const Populations<V, VS::q>& f, const CollisionState<V, VS::d>& s,
 //                               const V* force) const;
 // given the state every model shares (density, the velocity with half the
 // force, 1 - 3/2 u.u and u.F, below); collide() computes that state once.
+// tests/test_lbm_user_collision.cpp adds one in a test's own file.
+
+#include <concepts>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #include "solvers/lbm/collision/equilibrium.hpp"
 #include "solvers/lbm/collision/moment_basis.hpp"
@@ -63,6 +78,13 @@ struct CollisionState {
 };
 
 namespace detail {
+
+// tau > 1/2: a positive viscosity.
+inline void check_tau(const char* model, double tau) {
+  if (!(tau > 0.5))
+    throw std::invalid_argument(std::string("lbm: ") + model + ": tau must exceed 1/2 (positive viscosity), got " +
+                                std::to_string(tau));
+}
 
 // Guo's source for population I (top of this file): w_I [3 (c_I - u).F +
 // 9 (c_I.u)(c_I.F)], given uF = u.F.
@@ -95,6 +117,13 @@ struct Bgk {
   static constexpr const char* name = "BGK";
   double omega = 1.0;
 
+  struct Parameters {
+    double tau = 1.0;  // omega = 1 / tau
+  };
+  static Bgk from(const Parameters& p) {
+    detail::check_tau(name, p.tau);
+    return from_tau(p.tau);
+  }
   static Bgk from_tau(double tau) { return {1.0 / tau}; }
 
   // Pairs (i, opp i) share c_i.u and the even part of omega f^eq, and
@@ -143,6 +172,18 @@ struct Trt {
   }
   static Trt from_tau(double tau, double lambda = magic) {
     return {1.0 / tau, omega_minus_for(1.0 / tau, lambda)};
+  }
+
+  struct Parameters {
+    double tau = 1.0;             // omega+ = 1 / tau
+    double magic = Trt::magic;    // Lambda, which fixes omega-
+  };
+  static Trt from(const Parameters& p) {
+    detail::check_tau(name, p.tau);
+    if (!(p.magic > 0))
+      throw std::invalid_argument("lbm: TRT: the magic parameter Lambda must be positive, got " +
+                                  std::to_string(p.magic));
+    return from_tau(p.tau, p.magic);
   }
 
   // Pairs (i, opp(i)) are relaxed together; the rest population has no odd part.
@@ -200,6 +241,25 @@ struct Mrt {
     return {1.0 / tau, odd, bulk, even};
   }
 
+  // The rates of the moments that do not set the viscosity, each in
+  // (0, 2): the bulk moment c^2, the odd ghosts (Trt::omega_minus_for(1 /
+  // tau) puts walls where TRT does) and the even ghosts.
+  struct Parameters {
+    double tau = 1.0;  // omega_shear = 1 / tau
+    double bulk_rate = Mrt::bulk_rate;
+    double odd_rate = Mrt::odd_ghost_rate;
+    double even_rate = Mrt::even_ghost_rate;
+  };
+  static Mrt from(const Parameters& p) {
+    detail::check_tau(name, p.tau);
+    const auto stable = [](double rate) { return rate > 0 && rate < 2; };
+    if (!stable(p.bulk_rate) || !stable(p.odd_rate) || !stable(p.even_rate))
+      throw std::invalid_argument("lbm: MRT: the relaxation rates must lie in (0, 2), got bulk " +
+                                  std::to_string(p.bulk_rate) + ", odd ghosts " + std::to_string(p.odd_rate) +
+                                  " and even ghosts " + std::to_string(p.even_rate));
+    return from_tau(p.tau, p.bulk_rate, p.odd_rate, p.even_rate);
+  }
+
   template <class VS, bool Forced, class V>
   LATTE_INLINE Populations<V, VS::q> relax(const Populations<V, VS::q>& f, const CollisionState<V, VS::d>& s,
                                            const V* force) const {
@@ -247,7 +307,16 @@ struct Mrt {
   }
 };
 
-template <class M> concept CollisionModel = requires { M::name; } && std::is_trivially_copyable_v<M>;
+template <class M>
+concept CollisionModel = requires { M::name; } && std::is_trivially_copyable_v<M>;
+
+// A model a simulation can be built from: its parameters, with tau, and
+// from() that checks them.
+template <class M>
+concept ParameterisedCollisionModel = CollisionModel<M> && requires(const typename M::Parameters& p) {
+  { M::from(p) } -> std::same_as<M>;
+  { p.tau } -> std::convertible_to<double>;
+};
 
 // The collision of one site: the shared state, then the model's relaxation.
 // force points to the d components of the body force (read only if Forced).

@@ -24,12 +24,20 @@
 // Either way populations() shows the post-collision populations in natural
 // order, f*_i(x) as element i at x: in place, the field is brought to that
 // order when it is asked for (a pointwise statement, or after a push step a
-// shifted copy through fresh storage) and back when the next step runs.
+// shifted copy through fresh storage) and back when the next step runs
+// (the PopulationStore of solvers/lbm/update/population_store.hpp, which
+// the ThermalSimulation shares).
+//
+// The parameters are FlowParameters<Model> (below): the collision model's
+// own, which the model checks (Model::from), and the uniform force.
 
 #include <array>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "dsl/latte.hpp"
 #include "solvers/lbm/collision/macroscopic.hpp"
@@ -37,30 +45,45 @@
 #include "solvers/lbm/streaming/in_place_streaming.hpp"
 #include "solvers/lbm/streaming/stream_collide.hpp"
 #include "solvers/lbm/update/lattice_update.hpp"
+#include "solvers/lbm/update/population_store.hpp"
 #include "solvers/lbm/walls/boundaries.hpp"
 #include "solvers/lbm/walls/curved_walls.hpp"
 
 namespace latte::lbm {
 
-struct Parameters {
-  double tau = 1.0;                     // BGK relaxation time, or TRT's omega+ = 1 / tau
-  double trt_magic = Trt::magic;        // TRT only: Lambda, which fixes omega-
+// The parameters of a flow: its collision model's own (Model::Parameters,
+// solvers/lbm/collision/collision.hpp: tau and the model's knobs, checked
+// by Model::from) and the uniform body force density.
+template <ParameterisedCollisionModel Model>
+struct FlowParameters : Model::Parameters {
   std::array<double, 3> force{0, 0, 0};  // body force density (first d entries used)
-  // MRT only (solvers/lbm/collision/collision.hpp): rates in (0, 2) of the bulk moment
-  // c^2, the odd ghosts (Trt::omega_minus_for(1 / tau) puts walls where TRT
-  // does) and the even ghosts.
-  double mrt_bulk_rate = Mrt::bulk_rate;
-  double mrt_odd_rate = Mrt::odd_ghost_rate;
-  double mrt_even_rate = Mrt::even_ghost_rate;
+
+  // tau and the force alone (lbm::Parameters, below) are the parameters of
+  // any model, its other parameters at their defaults.
+  template <ParameterisedCollisionModel Other>
+    requires(std::is_same_v<Model, Bgk> && !std::is_same_v<Other, Bgk>)
+  operator FlowParameters<Other>() const {
+    FlowParameters<Other> p;
+    p.tau = this->tau;
+    p.force = force;
+    return p;
+  }
 };
 
-template <class VS, class Real = double, class Model = Bgk, class Width = DefaultWidth>
+// tau and the body force: BGK's parameters, and those of any model with
+// its other parameters at their defaults (FlowParameters<Trt> sets TRT's
+// magic parameter, FlowParameters<Mrt> MRT's rates).
+using Parameters = FlowParameters<Bgk>;
+
+template <class VS, class Real = double, ParameterisedCollisionModel Model = Bgk, class Width = DefaultWidth>
 class Simulation {
  public:
   static constexpr int D = VS::d;
   static constexpr int Q = VS::q;
   using velocity_set = VS;
   using real_type = Real;
+  using model_type = Model;
+  using Parameters = FlowParameters<Model>;
   using PopulationField = Lattice<Populations<Real, Q>, Width>;
   using ScalarField = Lattice<Real, Width>;
   using VectorField = Lattice<RealVector<Real, D>, Width>;
@@ -71,33 +94,19 @@ class Simulation {
   // that its steps are compiled only in programs that ask for it (the
   // precompiled instances, solvers/lbm/flow/precompiled_instances.hpp, leave it out).
   template <class Deferred = void>
-  Simulation(const Geometry& geometry, const Parameters& p, InPlaceStreaming) : f_(geometry) {
+  Simulation(const Geometry& geometry, const Parameters& p, InPlaceStreaming) : f_(geometry, in_place_streaming) {
     check_dimensions(geometry);
     set_parameters(p);
     initialise(1.0);
     in_place_step_ = &Simulation::in_place_step<backend::Default, Deferred>;
   }
 
+  // The model's parameters are checked by the model (Model::from), which
+  // throws std::invalid_argument naming what is wrong; the simulation is
+  // then unchanged.
   void set_parameters(const Parameters& p) {
-    if (!(p.tau > 0.5)) throw std::invalid_argument("lbm: tau must exceed 1/2 (positive viscosity), got " +
-                                                    std::to_string(p.tau));
-    if constexpr (std::is_same_v<Model, Mrt>) {
-      auto stable = [](double rate) { return rate > 0 && rate < 2; };
-      if (!stable(p.mrt_bulk_rate) || !stable(p.mrt_odd_rate) || !stable(p.mrt_even_rate))
-        throw std::invalid_argument("lbm: MRT relaxation rates must lie in (0, 2), got bulk " +
-                                    std::to_string(p.mrt_bulk_rate) + ", odd ghosts " + std::to_string(p.mrt_odd_rate) +
-                                    " and even ghosts " + std::to_string(p.mrt_even_rate));
-    }
-    if constexpr (std::is_same_v<Model, Trt>) {
-      if (!(p.trt_magic > 0))
-        throw std::invalid_argument("lbm: the magic parameter Lambda must be positive, got " +
-                                    std::to_string(p.trt_magic));
-    }
+    model_ = Model::from(p);
     parameters_ = p;
-    if constexpr (std::is_same_v<Model, Trt>) model_ = Trt::from_tau(p.tau, p.trt_magic);
-    else if constexpr (std::is_same_v<Model, Mrt>)
-      model_ = Mrt::from_tau(p.tau, p.mrt_bulk_rate, p.mrt_odd_rate, p.mrt_even_rate);
-    else model_ = Model::from_tau(p.tau);
     forced_ = false;
     for (int d = 0; d < D; ++d) {
       force_.v[d] = p.force[d];
@@ -107,21 +116,23 @@ class Simulation {
 
   // A body force per site, added to Parameters::force (the top of this
   // file): copied, so the caller's field may go; force_field() reaches the
-  // copy. Its steps run on the build's default backend, as curved walls'
-  // do, and are compiled only in programs that call this (a member
-  // template, which the precompiled instances leave out). A field on
-  // another lattice or layout is refused, naming both.
-  template <class Deferred = void>
+  // copy. Its steps are compiled only in programs that call this (a member
+  // template, which the precompiled instances leave out), for the backend
+  // named here (the build's by default): stepping on another is refused,
+  // naming both. A field on another lattice or layout is refused, naming
+  // both.
+  template <class Backend = backend::Default, class Deferred = void>
   void set_force(const VectorField& force) {
     if (!force.layout().same_as(f_.layout()))
       throw GeometryMismatch("lbm: set_force: the force field lies on " + force.layout().describe() +
                              ", the simulation's populations on " + f_.layout().describe() +
                              ": make the field on the simulation's geometry()");
+    choose_deferred_backend<Backend>("set_force");
     // Assigned into the storage velocity() may already read, so that an
     // expression taken from velocity() before stays valid.
     if (force_field_) *force_field_ = force;
     else force_field_.emplace(force);
-    field_forced_step_ = &Simulation::field_forced_step<Deferred>;
+    field_forced_step_ = &Simulation::field_forced_step<Backend, Deferred>;
   }
   bool has_force_field() const { return field_forced_step_ != nullptr; }
   // The force field set by set_force, to read or to change between steps
@@ -139,10 +150,11 @@ class Simulation {
   void set_boundary(const Boundary& b) { boundary_.emplace(b); }
   // Curved walls (solvers/lbm/walls/curved_walls.hpp): interpolated bounce-back on the links
   // whose wall fractions `links` holds, half-way bounce-back on the other
-  // solid cells of the boundary field (set first). The curved step runs on
-  // the build's default backend; it is compiled only in programs that call
-  // this (a member template, which the precompiled instances leave out).
-  template <class Deferred = void>
+  // solid cells of the boundary field (set first). The curved step is
+  // compiled only in programs that call this (a member template, which the
+  // precompiled instances leave out), for the backend named here, as
+  // set_force's.
+  template <class Backend = backend::Default, class Deferred = void>
   void set_curved_walls(const WallLinkField<VS, Real, Width>& links) {
     if (!boundary_)
       throw std::logic_error("lbm: set_boundary before set_curved_walls (the obstacle's cells are solid there)");
@@ -150,8 +162,9 @@ class Simulation {
       throw std::logic_error("lbm: curved walls need the two-lattice scheme; in-place streaming does not offer them yet");
     if (links.geometry().dims() != f_.geometry().dims())
       throw std::invalid_argument("lbm: the wall-link field's lattice differs from the simulation's");
+    choose_deferred_backend<Backend>("set_curved_walls");
     links_.emplace(links);
-    curved_step_ = &Simulation::curved_step<Deferred>;
+    curved_step_ = &Simulation::curved_step<Backend, Deferred>;
   }
   const WallLinkField<VS, Real, Width>* curved_walls() const { return links_ ? &*links_ : nullptr; }
   const Boundary* boundary() const { return boundary_ ? &*boundary_ : nullptr; }
@@ -159,34 +172,32 @@ class Simulation {
   // f = f^eq(rho, u) from fields or expressions.
   template <class Rho, class U>
   void initialise(const Rho& rho, const U& u) {
-    f_ = equilibrium_of<VS>(rho, u);
-    storage_ = Storage::natural;
+    f_.set(equilibrium_of<VS>(rho, u));
   }
   // Fluid at rest with uniform density.
   void initialise(double rho);
 
-  // One time step: one fused stream-collide pass, then the O(1) swap.
-  // step() and run() use the build's default backend; step<Backend>() and
-  // run<Backend>() choose another (the per-lane one, to compare).
+  // One time step: one fused stream-collide pass (then, with two lattices,
+  // the O(1) swap). step() and run() use the build's default backend;
+  // step<Backend>() and run<Backend>() choose another (the per-lane one, to
+  // compare) for every kind of step: the steps set_force and
+  // set_curved_walls compile run on the backend they were compiled for, so
+  // a simulation with either steps on that one only.
   void step();
   void run(long steps);
   template <class Backend>
   void step() {
     const profile::Region region("LB stream-collide");
-    if (field_forced_step_) {  // the default backend, whatever Backend (set_force)
-      field_forced_step_(*this);
-      ++time_;
-      return;
-    }
-    if (in_place()) {
+    if (field_forced_step_ || curved_step_) {
+      check_deferred_backend<Backend>();
+      if (field_forced_step_) field_forced_step_(*this);
+      else curved_step_(*this);
+    } else if (in_place()) {
       if constexpr (std::is_same_v<Backend, backend::Default>) in_place_step_(*this);
       else in_place_step<Backend, void>(*this);
-      ++time_;
-      return;
+    } else {
+      two_lattice_step<Backend>(*this);
     }
-    if (curved_step_) curved_step_(*this);
-    else update<Backend, PullStreaming>();
-    f_.swap(*next_);
     ++time_;
   }
   template <class Backend>
@@ -211,16 +222,11 @@ class Simulation {
   // max |u| over fluid sites (solid sites keep their initial state).
   double max_speed() const;
 
-  // The post-collision populations in natural order (see the top of this file).
-  PopulationField& populations() {
-    to_natural();
-    return f_;
-  }
-  const PopulationField& populations() const {
-    to_natural();
-    return f_;
-  }
-  bool in_place() const { return in_place_step_ != nullptr; }
+  // The post-collision populations in natural order (see the top of this
+  // file); in place, solid cells read as fluid at rest.
+  PopulationField& populations() { return f_.natural(boundary()); }
+  const PopulationField& populations() const { return f_.natural(boundary()); }
+  bool in_place() const { return f_.in_place(); }
   // Bytes of population storage per lattice cell: Q reals, once in place,
   // twice with two lattices.
   double population_bytes_per_cell() const {
@@ -237,27 +243,10 @@ class Simulation {
   void set_time(long t) { time_ = t; }
 
  private:
-  // Where f*_i(x) is stored (solvers/lbm/streaming/in_place_streaming.hpp).
-  enum class Storage { natural, swapped, pushed };
-
   void check_dimensions(const Geometry& geometry) const {
     if (geometry.dimensions() != D)
       throw std::invalid_argument(std::string("lbm: a ") + VS::name + " simulation needs a " + std::to_string(D) +
                                   "-dimensional lattice");
-  }
-
-  // Bring the in-place field to natural order; solid cells read as fluid at
-  // rest (solvers/lbm/streaming/in_place_streaming.hpp).
-  void to_natural() const {
-    if (storage_ == Storage::natural) return;
-    if (storage_ == Storage::swapped) {
-      if (boundary_) f_ = at_rest_on_solid<VS>(swap_opposite<VS>(f_), *boundary_);
-      else f_ = swap_opposite<VS>(f_);
-    } else {  // shifted: through fresh storage
-      if (boundary_) f_ = at_rest_on_solid<VS>(natural_from_pushed<VS>(f_), *boundary_);
-      else f_ = natural_from_pushed<VS>(f_);
-    }
-    storage_ = Storage::natural;
   }
 
   void check_force_field() const {
@@ -268,64 +257,77 @@ class Simulation {
     return *force_field_;
   }
 
+  // The backend the deferred steps (set_force, set_curved_walls) are
+  // compiled for: one per simulation, so that a step never runs on a
+  // backend other than the one asked for.
+  template <class Backend>
+  void choose_deferred_backend(const char* where) {
+    if (deferred_backend_ && std::string_view(deferred_backend_) != Backend::name)
+      throw std::logic_error(std::string("lbm: ") + where + "<" + Backend::name + ">: this simulation's other " +
+                             "deferred steps run on " + deferred_backend_ + "; name one backend for both");
+    deferred_backend_ = Backend::name;
+  }
+  template <class Backend>
+  void check_deferred_backend() const {
+    if (std::string_view(deferred_backend_) != Backend::name)
+      throw std::logic_error(std::string("lbm: step<") + Backend::name + ">: this simulation's force field or curved " +
+                             "walls were set for the " + deferred_backend_ + " backend (set_force<Backend> and " +
+                             "set_curved_walls<Backend> choose it)");
+  }
+
   // One update with the walls this simulation has (none or half-way; curved
   // walls have their own deferred step) and its forcing: the one place where
   // run-time choices pick a compiled statement. FieldForce: the force is
   // body_force(), read per site (the steps set_force compiles); otherwise
   // the uniform force, a constant, read only when not zero.
   template <class Backend, class Pattern, bool FieldForce = false>
-  void update() {
-    if (boundary_) update<Backend, Pattern, FieldForce>(HalfWayWalls<Boundary>{*boundary_});
-    else update<Backend, Pattern, FieldForce>(NoWalls{});
+  void update(PopulationField& f, PopulationField* next) {
+    if (boundary_) update<Backend, Pattern, FieldForce>(f, next, HalfWayWalls<Boundary>{*boundary_});
+    else update<Backend, Pattern, FieldForce>(f, next, NoWalls{});
   }
   template <class Backend, class Pattern, bool FieldForce = false, class Walls>
-  void update(const Walls& walls) {
-    PopulationField* next = next_ ? &*next_ : nullptr;
-    if constexpr (FieldForce) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, body_force(), walls);
-    else if (forced_) lbm::update<VS, Pattern, true, Backend>(f_, next, model_, force_, walls);
-    else lbm::update<VS, Pattern, false, Backend>(f_, next, model_, force_, walls);
+  void update(PopulationField& f, PopulationField* next, const Walls& walls) {
+    if constexpr (FieldForce) {
+      lbm::update<VS, Pattern, Backend>(f, next, FlowCollision<Model, true>{model_}, body_force(), walls);
+    } else {
+      if (forced_) lbm::update<VS, Pattern, Backend>(f, next, FlowCollision<Model, true>{model_}, force_, walls);
+      else lbm::update<VS, Pattern, Backend>(f, next, FlowCollision<Model, false>{model_}, force_, walls);
+    }
   }
 
-  // One in-place step: a push step from the swapped state, a local step
-  // from the pushed one (a natural field is swapped first).
+  // The three kinds of step: two lattices with the walls above, in place,
+  // and two lattices with curved walls.
+  template <class Backend, bool FieldForce = false>
+  static void two_lattice_step(Simulation& s) {
+    s.f_.two_lattice_step([&](auto pattern, PopulationField& f, PopulationField* next) {
+      s.template update<Backend, decltype(pattern), FieldForce>(f, next);
+    });
+  }
   template <class Backend, class Deferred, bool FieldForce = false>
   static void in_place_step(Simulation& s) {
-    if (s.storage_ == Storage::natural) {
-      assign<Backend>(s.f_, swap_opposite<VS>(s.f_), AssignSet{});
-      s.storage_ = Storage::swapped;
-    }
-    if (s.storage_ == Storage::swapped) {
-      s.template update<Backend, AaPushStep, FieldForce>();
-      s.storage_ = Storage::pushed;
-    } else {
-      s.template update<Backend, AaLocalStep, FieldForce>();
-      s.storage_ = Storage::swapped;
-    }
+    s.f_.template in_place_step<Backend>([&](auto pattern, PopulationField& f, PopulationField* next) {
+      s.template update<Backend, decltype(pattern), FieldForce>(f, next);
+    });
   }
-
-  template <class Deferred, bool FieldForce = false>
+  template <class Backend, class Deferred, bool FieldForce = false>
   static void curved_step(Simulation& s) {
-    s.template update<backend::Default, PullStreaming, FieldForce>(
-        CurvedWalls<Boundary, WallLinkField<VS, Real, Width>>{*s.boundary_, *s.links_});
+    s.f_.two_lattice_step([&](auto pattern, PopulationField& f, PopulationField* next) {
+      s.template update<Backend, decltype(pattern), FieldForce>(
+          f, next, CurvedWalls<Boundary, WallLinkField<VS, Real, Width>>{*s.boundary_, *s.links_});
+    });
   }
 
   // A whole step with the force field, whichever scheme and walls the
   // simulation has; set_force compiles it (and so every field-forced
   // statement) only where it is called.
-  template <class Deferred>
+  template <class Backend, class Deferred>
   static void field_forced_step(Simulation& s) {
-    if (s.in_place()) {
-      in_place_step<backend::Default, Deferred, true>(s);
-      return;
-    }
-    if (s.curved_step_) curved_step<Deferred, true>(s);
-    else s.template update<backend::Default, PullStreaming, true>();
-    s.f_.swap(*s.next_);
+    if (s.in_place()) in_place_step<Backend, Deferred, true>(s);
+    else if (s.curved_step_) curved_step<Backend, Deferred, true>(s);
+    else two_lattice_step<Backend, true>(s);
   }
 
-  mutable PopulationField f_;  // mutable: in place, reading it may first reorder it
-  std::optional<PopulationField> next_;  // the second lattice; none in place
-  mutable Storage storage_ = Storage::natural;
+  PopulationStore<VS, Real, Width> f_;
   void (*in_place_step_)(Simulation&) = nullptr;
   std::optional<Boundary> boundary_;
   std::optional<WallLinkField<VS, Real, Width>> links_;
@@ -338,21 +340,21 @@ class Simulation {
   // mutable: velocity() allocates the zeros on first use.
   mutable std::optional<VectorField> force_field_;
   void (*field_forced_step_)(Simulation&) = nullptr;  // set by set_force
+  const char* deferred_backend_ = nullptr;          // the backend of the two above
   long time_ = 0;
 };
 
 // The members with statements are defined outside the class, so not inline:
 // a build can compile them once for its usual simulations
 // (solvers/lbm/flow/precompiled_instances.hpp).
-template <class VS, class Real, class Model, class Width>
-Simulation<VS, Real, Model, Width>::Simulation(const Geometry& geometry, const Parameters& p)
-    : f_(geometry), next_(std::in_place, geometry) {
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
+Simulation<VS, Real, Model, Width>::Simulation(const Geometry& geometry, const Parameters& p) : f_(geometry) {
   check_dimensions(geometry);
   set_parameters(p);
   initialise(1.0);
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 void Simulation<VS, Real, Model, Width>::initialise(double rho) {
   ScalarField r(f_.geometry());
   VectorField u(f_.geometry());
@@ -361,22 +363,22 @@ void Simulation<VS, Real, Model, Width>::initialise(double rho) {
   initialise(r, u);
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 void Simulation<VS, Real, Model, Width>::step() {
   step<backend::Default>();
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 void Simulation<VS, Real, Model, Width>::run(long steps) {
   run<backend::Default>(steps);
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 double Simulation<VS, Real, Model, Width>::mass() const {
   return sum(density());
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 auto Simulation<VS, Real, Model, Width>::total_momentum() const -> std::array<double, D> {
   const auto j = sum(momentum<VS>(populations()));
   std::array<double, D> out;
@@ -384,7 +386,7 @@ auto Simulation<VS, Real, Model, Width>::total_momentum() const -> std::array<do
   return out;
 }
 
-template <class VS, class Real, class Model, class Width>
+template <class VS, class Real, ParameterisedCollisionModel Model, class Width>
 double Simulation<VS, Real, Model, Width>::max_speed() const {
   // Without a force field the uniform force is a constant here: velocity()
   // would read (and first allocate) a field of zeros for the same bits.

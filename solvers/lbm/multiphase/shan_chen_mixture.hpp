@@ -178,27 +178,11 @@ struct MixtureUpdate {
                                                 const Populations<V, VS::q>& beside1,
                                                 const Populations<V, VS::q>& beside2,
                                                 const Vec<W, VS::q, GenericIndex>& upstream) const {
-    using latte::functors::as_mask;
-    using latte::functors::select_leaf;
     using P = Populations<V, VS::q>;
-    const auto walled = [&](const P& incoming, const P& previous) LATTE_LAMBDA {
-      P in;
-      static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-        if constexpr (is_rest_velocity<VS, i>())
-          in.v[i] = incoming.v[i];
-        else
-          in.v[i] = select_leaf(as_mask(upstream.v[i].v[0]),
-                                Walls::template value<VS, i>(previous, incoming, upstream), incoming.v[i]);
-      });
-      return in;
-    };
-    const P a = walled(in1, beside1), b = walled(in2, beside2);
+    const P a = walled<VS, Walls>(in1, beside1, upstream), b = walled<VS, Walls>(in2, beside2, upstream);
     const auto s = mixture_state<VS>(a, b, cross, nu, gravity);
     const P out = mixture_relax<VS, C>(C == 0 ? a : b, s);
-    const P& keep = C == 0 ? beside1 : beside2;
-    const auto solid_here = as_mask(upstream.v[0].v[0]);  // c_0 = 0: the site itself
-    return transform_leaves<P>(
-        [&](const V& kept, const V& next) LATTE_LAMBDA { return select_leaf(solid_here, kept, next); }, keep, out);
+    return kept_on_solid(C == 0 ? beside1 : beside2, out, upstream);
   }
 };
 
@@ -219,11 +203,10 @@ struct MixtureDensitiesWithWalls {
     using latte::functors::select_leaf;
     const auto walled_density = [&](const Populations<V, VS::q>& incoming, const Populations<V, VS::q>& previous)
                                     LATTE_LAMBDA {
-      V rho = incoming.v[0];
+      const auto in = walled<VS, Walls>(incoming, previous, upstream);
+      V rho = in.v[0];
       static_for<VS::q>([&](auto i) LATTE_LAMBDA {
-        if constexpr (!is_rest_velocity<VS, i>())
-          rho = rho + select_leaf(as_mask(upstream.v[i].v[0]),
-                                  Walls::template value<VS, i>(previous, incoming, upstream), incoming.v[i]);
+        if constexpr (!is_rest_velocity<VS, i>()) rho = rho + in.v[i];
       });
       return rho;
     };

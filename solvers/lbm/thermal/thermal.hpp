@@ -7,9 +7,14 @@
 // solvers/lbm/streaming/in_place_streaming.hpp, as the flow's Simulation), optional fixed-
 // temperature, heat-flux and adiabatic walls (thermal_walls.hpp), half-way
 // or, with two lattices, curved (thermal_curved_walls.hpp). Each step is one
-// fused statement (thermal_update.hpp) that reads the fluid velocity at
-// every site from whatever the caller passes: a constant, a field, or the
-// flow's velocity() expression (boussinesq.hpp couples the two ways).
+// fused statement, the update of solvers/lbm/update/lattice_update.hpp
+// with the ScalarTransport site rule (solvers/lbm/update/site_rules.hpp),
+// that reads the fluid velocity at every site from whatever the caller
+// passes: a constant, a field, or the flow's velocity() expression (which
+// then fuses into the statement: the flow's populations are read at x, no
+// velocity field is stored; boussinesq.hpp couples the two ways). The
+// populations and their streaming state are a PopulationStore
+// (solvers/lbm/update/population_store.hpp), as the flow's.
 //
 //   lbm::ThermalSimulation<lbm::D2Q5> heat(geometry, lbm::tau_from_diffusivity<lbm::D2Q5>(alpha));
 //   heat.initialise(temperature_field, velocity_field);
@@ -39,8 +44,10 @@
 #include "solvers/lbm/streaming/in_place_streaming.hpp"
 #include "solvers/lbm/streaming/stream_collide.hpp"
 #include "solvers/lbm/thermal/advection_diffusion.hpp"
-#include "solvers/lbm/thermal/thermal_update.hpp"
+#include "solvers/lbm/thermal/thermal_curved_walls.hpp"
 #include "solvers/lbm/thermal/thermal_walls.hpp"
+#include "solvers/lbm/update/lattice_update.hpp"
+#include "solvers/lbm/update/population_store.hpp"
 
 namespace latte::lbm {
 
@@ -59,22 +66,21 @@ class ThermalSimulation {
 
   // tau_T > 1/2; T = 0 everywhere until initialise.
   ThermalSimulation(const Geometry& geometry, double tau)
-      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry), next_(std::in_place, geometry) {
+      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry) {
     check_dimensions(geometry);
   }
   // One population field, streamed in place. Its steps are compiled where
   // step() is, whichever constructor ran: the fluid velocity's type is
   // known only there.
   ThermalSimulation(const Geometry& geometry, double tau, InPlaceStreaming)
-      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry) {
+      : model_(AdvectionDiffusionBgk::from_tau(tau)), g_(geometry, in_place_streaming) {
     check_dimensions(geometry);
   }
 
   // g = g^eq(T, u) from fields, expressions or constants.
   template <class Temperature, class Velocity>
   void initialise(const Temperature& temperature, const Velocity& u) {
-    g_ = scalar_equilibrium_of<VS>(temperature, u);
-    storage_ = Storage::natural;
+    g_.set(scalar_equilibrium_of<VS>(temperature, u));
   }
   // A uniform temperature at rest.
   void initialise(double temperature) {
@@ -114,12 +120,11 @@ class ThermalSimulation {
   template <class Backend = backend::Default, class Velocity>
   void step(const Velocity& u) {
     const profile::Region region("LB thermal stream-collide");
-    if (in_place()) {
-      in_place_step<Backend>(u);
-    } else {
-      update<Backend, PullStreaming>(u);
-      g_.swap(*next_);
-    }
+    const auto body = [&](auto pattern, PopulationField& g, PopulationField* next) {
+      update<Backend, decltype(pattern)>(g, next, u);
+    };
+    if (in_place()) g_.template in_place_step<Backend>(body);
+    else g_.two_lattice_step(body);
     ++time_;
   }
   template <class Backend = backend::Default, class Velocity>
@@ -134,15 +139,9 @@ class ThermalSimulation {
   double total() const { return sum(temperature()); }
 
   // The post-collision populations in natural order (the top of this file).
-  const PopulationField& populations() const {
-    to_natural();
-    return g_;
-  }
-  PopulationField& populations() {
-    to_natural();
-    return g_;
-  }
-  bool in_place() const { return !next_; }
+  const PopulationField& populations() const { return g_.natural(boundary()); }
+  PopulationField& populations() { return g_.natural(boundary()); }
+  bool in_place() const { return g_.in_place(); }
   // Bytes of population storage per lattice cell: Q reals, once in place,
   // twice with two lattices.
   double population_bytes_per_cell() const { return static_cast<double>(sizeof(Real)) * Q * (in_place() ? 1 : 2); }
@@ -156,9 +155,6 @@ class ThermalSimulation {
   void set_tau(double tau) { model_ = AdvectionDiffusionBgk::from_tau(tau); }
 
  private:
-  // Where g*_i(x) is stored (solvers/lbm/streaming/in_place_streaming.hpp).
-  enum class Storage { natural, swapped, pushed };
-
   void check_dimensions(const Geometry& geometry) const {
     if (geometry.dimensions() != D)
       throw std::invalid_argument(std::string("lbm: a ") + VS::name + " thermal lattice needs a " +
@@ -168,53 +164,21 @@ class ThermalSimulation {
   // One update with the walls this simulation has: the one place where the
   // run-time choice of walls picks a compiled statement.
   template <class Backend, class Pattern, class Velocity>
-  void update(const Velocity& u) {
-    PopulationField* next = next_ ? &*next_ : nullptr;
+  void update(PopulationField& g, PopulationField* next, const Velocity& u) {
+    const ScalarTransport<AdvectionDiffusionBgk> rule{model_};
     if constexpr (!Pattern::in_place) {  // curved walls: two lattices only (set_curved_walls)
       if (links_) {
-        scalar_update<VS, Pattern, Backend>(g_, next, model_, u,
-                                            ThermalCurvedWalls<Boundary, WallLinkField>{*boundary_, *links_});
+        lbm::update<VS, Pattern, Backend>(g, next, rule, u,
+                                          ThermalCurvedWalls<Boundary, WallLinkField>{*boundary_, *links_});
         return;
       }
     }
-    if (boundary_) scalar_update<VS, Pattern, Backend>(g_, next, model_, u, ThermalWalls<Boundary>{*boundary_});
-    else scalar_update<VS, Pattern, Backend>(g_, next, model_, u, NoWalls{});
-  }
-
-  // One in-place step: a push step from the swapped state, a local step
-  // from the pushed one (a natural field is swapped first).
-  template <class Backend, class Velocity>
-  void in_place_step(const Velocity& u) {
-    if (storage_ == Storage::natural) {
-      assign<Backend>(g_, swap_opposite<VS>(g_), AssignSet{});
-      storage_ = Storage::swapped;
-    }
-    if (storage_ == Storage::swapped) {
-      update<Backend, AaPushStep>(u);
-      storage_ = Storage::pushed;
-    } else {
-      update<Backend, AaLocalStep>(u);
-      storage_ = Storage::swapped;
-    }
-  }
-
-  // Bring the in-place field to natural order; solid cells read as w_i.
-  void to_natural() const {
-    if (storage_ == Storage::natural) return;
-    if (storage_ == Storage::swapped) {
-      if (boundary_) g_ = at_rest_on_solid<VS>(swap_opposite<VS>(g_), *boundary_);
-      else g_ = swap_opposite<VS>(g_);
-    } else {  // shifted: through fresh storage
-      if (boundary_) g_ = at_rest_on_solid<VS>(natural_from_pushed<VS>(g_), *boundary_);
-      else g_ = natural_from_pushed<VS>(g_);
-    }
-    storage_ = Storage::natural;
+    if (boundary_) lbm::update<VS, Pattern, Backend>(g, next, rule, u, ThermalWalls<Boundary>{*boundary_});
+    else lbm::update<VS, Pattern, Backend>(g, next, rule, u, NoWalls{});
   }
 
   AdvectionDiffusionBgk model_;
-  mutable PopulationField g_;  // mutable: in place, reading it may first reorder it
-  std::optional<PopulationField> next_;  // the second lattice; none in place
-  mutable Storage storage_ = Storage::natural;
+  PopulationStore<VS, Real, Width> g_;
   std::optional<Boundary> boundary_;
   std::optional<WallLinkField> links_;
   long time_ = 0;

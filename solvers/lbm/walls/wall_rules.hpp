@@ -20,6 +20,14 @@
 //
 // Interpolated bounce-back on curved walls: curved_walls.hpp, whose link
 // field of wall fractions is one more operand.
+//
+// Every update that has walls (the flow's and the scalar's,
+// solvers/lbm/update/lattice_update.hpp, and the mixture's,
+// solvers/lbm/multiphase/shan_chen_mixture.hpp) applies a rule the same way,
+// written once at the end of this file: walled() puts the wall's value in
+// place of each population whose upstream cell is solid (the rest
+// population never streams), and kept_on_solid() keeps a solid cell's own
+// record instead of what the site's collision computed.
 
 #include <type_traits>
 
@@ -60,5 +68,34 @@ struct CurvedWalls {
     return detail::bounced_back<VS, I>(previous, incoming, fractions.v[I], upstream);
   }
 };
+
+// The populations site x collides: incoming, with the wall's value
+// (Walls::value) for each i whose upstream cell x - c_i is solid
+// (upstream[i] = {solid, u_w...}). data: the rule's own fields at x.
+template <class VS, class Walls, class P, class U, class... WallData>
+LATTE_INLINE P walled(const P& incoming, const P& previous, const U& upstream, const WallData&... data) {
+  using latte::functors::as_mask;
+  using latte::functors::select_leaf;
+  P in;
+  static_for<VS::q>([&](auto i) LATTE_LAMBDA {
+    if constexpr (is_rest_velocity<VS, i>())
+      in.v[i] = incoming.v[i];
+    else
+      in.v[i] = select_leaf(as_mask(upstream.v[i].v[0]), Walls::template value<VS, i>(previous, incoming, upstream, data...),
+                            incoming.v[i]);
+  });
+  return in;
+}
+
+// On a solid cell (upstream[0], c_0 = 0, is the site itself) the record
+// `kept`, elsewhere `computed`.
+template <class P, class U>
+LATTE_INLINE P kept_on_solid(const P& kept, const P& computed, const U& upstream) {
+  using latte::functors::as_mask;
+  using latte::functors::select_leaf;
+  const auto solid_here = as_mask(upstream.v[0].v[0]);
+  return transform_leaves<P>(
+      [&](const auto& k, const auto& c) LATTE_LAMBDA { return select_leaf(solid_here, k, c); }, kept, computed);
+}
 
 }  // namespace latte::lbm
