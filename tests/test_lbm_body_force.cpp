@@ -444,5 +444,26 @@ TEST(LbmBodyForce, ForceFieldOnAnotherGeometryIsRefused) {
   EXPECT_TRUE(sim.has_force_field());
 }
 
+// The field-forced steps run on the backend set_force names: the per-lane
+// one gives the default's populations (to round-off, as every lowering),
+// and stepping the simulation on a backend it was not set for is refused,
+// naming both, rather than run on another.
+TEST(LbmBodyForce, TheFieldForcedStepRunsOnTheBackendSetForceNames) {
+  const Geometry g({8, 32});
+  const ForceField field = varying_force(g, 2e-5);
+  ForcedSim on_default = checkpoint_case(g), per_lane = checkpoint_case(g);
+  on_default.set_force(field);
+  per_lane.set_force<backend::Simt>(field);
+  on_default.run(5);
+  per_lane.run<backend::Simt>(5);
+  EXPECT_TRUE(fields_near(per_lane.populations(), on_default.populations(), 1e-14));
+  if constexpr (!std::is_same_v<backend::Default, backend::Simt>) {  // the simt build's default is simt
+    const std::string message = error_of<std::logic_error>([&] { per_lane.step(); });
+    EXPECT_NE(message.find(std::string("step<") + backend::Default::name + ">"), std::string::npos) << message;
+    EXPECT_NE(message.find(backend::Simt::name), std::string::npos) << message;
+    EXPECT_EQ(per_lane.time(), 5) << "a refused step leaves the clock";
+  }
+}
+
 }  // namespace
 }  // namespace latte::testing
