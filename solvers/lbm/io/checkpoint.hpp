@@ -6,31 +6,20 @@
 // physics changes between steps is state too), on the same or on a
 // different number of ranks.
 //
-// File layout, versions 2 and 3 (little-endian host order):
-//   "LATTELBM" | u32 version | char[8] velocity set | u32 sizeof(real) |
-//   u32 d | i32 extents[d] | (version 3 only: u32 force components = d) |
-//   i64 time step | records, site-major in global lexicographic order
-//   (x fastest) | u64 checksum.
-// A site's record is its Q populations, then in version 3 its d force
-// components (Simulation::set_force), all reals of the simulation's
-// precision. A simulation with a force field writes version 3; one without
-// writes version 2, the same bytes as before version 3 existed, so that
-// older readers still restart runs that never had a field. Extending the
-// site's record (rather than appending a second array) keeps one record
-// per site: the block I/O and the hash below are the same for both.
-// The checksum is FNV-1a of the header plus, modulo 2^64, the sum over
-// sites of FNV-1a of (the site's u64 global index, its record): a sum, so
-// each rank hashes its own block and the file is the same bytes for any
-// number of ranks, and a site's index in its hash catches records that
-// changed places. Version 1 (FNV-1a of all bytes in order, a sequential
-// hash, no force) is still read on one rank.
-//
-// Every rank writes and reads its own block (collective MPI-IO; stdio on
-// one rank). Files are written to path.tmp and renamed, so a kill during
-// the write leaves the previous checkpoint intact. Reading checks every
-// header field and the checksum before it changes the populations or the
-// force field: a truncated or corrupted file is an error on every rank,
-// never a silent restart from wrong data.
+// The file is the lattice-Boltzmann checkpoint layout (checkpoint_file.hpp:
+// header, one record per site, checksum; written and checked there) with
+// magic "LATTELBM". This format's own parts:
+//   - the header's own fields: in version 3 only, u32 force components = d;
+//   - a site's record: its Q populations, then in version 3 its d force
+//     components (Simulation::set_force), all reals of the simulation's
+//     precision.
+// A simulation with a force field writes version 3; one without writes
+// version 2, the same bytes as before version 3 existed, so that older
+// readers still restart runs that never had a field. Extending the site's
+// record (rather than appending a second array) keeps one record per site:
+// the block I/O and the hash are the same for both. Version 1 (no force,
+// the checksum FNV-1a of all bytes in order: a sequential hash) is still
+// read on one rank.
 //
 // Reading a force field does not call set_force, which compiles the
 // field-forced steps (solvers/lbm/flow/simulation.hpp): a program that only reads
@@ -49,7 +38,6 @@
 // (tests/test_lbm_io.cpp, tests/test_lbm_body_force.cpp).
 
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -58,30 +46,19 @@
 #include <string>
 #include <vector>
 
-#include "lattice/layout/block_slices.hpp"
 #include "lattice/layout/site_walk.hpp"
-#include "platform/comms/shared_file.hpp"
 #include "solvers/lbm/flow/simulation.hpp"
+#include "solvers/lbm/io/checkpoint_file.hpp"
 
 namespace latte::lbm {
-
-class Fnv1a {
- public:
-  void add(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 1099511628211ull;
-  }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 14695981039346656037ull;
-};
-
 namespace detail {
 inline constexpr char checkpoint_magic[8] = {'L', 'A', 'T', 'T', 'E', 'L', 'B', 'M'};
 // Written by simulations without a force field, and with one.
 inline constexpr std::uint32_t checkpoint_version = 2;
 inline constexpr std::uint32_t checkpoint_version_with_force = 3;
+inline constexpr checkpoint_file::Format checkpoint_format{checkpoint_magic, "checkpoint",
+                                                           "Latte lattice-Boltzmann checkpoint of version 1, 2 or 3",
+                                                           checkpoint_version_with_force, checkpoint_version};
 
 template <class Sim>
 std::uint32_t checkpoint_version_of(const Sim& sim) {
@@ -98,38 +75,13 @@ constexpr int record_reals(std::uint32_t version) {
 template <class Sim>
 std::vector<char> checkpoint_header(const Sim& sim, std::int64_t time, std::uint32_t version) {
   using VS = typename Sim::velocity_set;
-  // Appended byte by byte into reserved space (GCC 12 warns falsely about
-  // vector<char>::insert of a range here).
-  std::vector<char> h;
-  h.reserve(64);
-  auto put = [&](const void* p, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) h.push_back(static_cast<const char*>(p)[k]);
-  };
-  put(checkpoint_magic, 8);
-  put(&version, 4);
-  char name[8] = {};
-  std::strncpy(name, VS::name, 7);
-  put(name, 8);
-  const std::uint32_t real_size = sizeof(typename Sim::real_type), d = VS::d;
-  put(&real_size, 4);
-  put(&d, 4);
-  for (int mu = 0; mu < VS::d; ++mu) {
-    const std::int32_t extent = sim.geometry().dims()[mu];
-    put(&extent, 4);
-  }
+  auto h = checkpoint_file::preamble<VS, typename Sim::real_type>(checkpoint_format, version, sim.geometry().dims());
   if (version == checkpoint_version_with_force) {
     const std::uint32_t force_components = VS::d;
-    put(&force_components, 4);
+    checkpoint_file::put(h, &force_components, 4);
   }
-  put(&time, 8);  // last: the readers take it from the header's end
+  checkpoint_file::put_time_step(h, time);
   return h;
-}
-// The hash of one site's record: FNV-1a of its global index and its reals.
-inline std::uint64_t site_hash(std::uint64_t index, const void* record, std::size_t bytes) {
-  Fnv1a hash;
-  hash.add(&index, 8);
-  hash.add(record, bytes);
-  return hash.value();
 }
 
 // Version 1: one FNV-1a over the whole file, so read in order by one rank.
@@ -172,33 +124,6 @@ void read_checkpoint_version_1(Sim& sim, const std::string& path) {
   sim.set_time(static_cast<long>(time));
 }
 
-// What rank 0 found at the start and end of the file, handed to all ranks.
-struct CheckpointFrame {
-  std::uint32_t version = 0;
-  std::int64_t time = 0;
-  std::uint64_t stored_checksum = 0;
-};
-
-// Pass 1 of reading a checkpoint: whether the header's hash plus every
-// record's site hash, summed over the ranks, is the checksum the file
-// stores. `file` is viewed on this rank's block (records of
-// `reals` values after the header); `slice` holds one slice of records.
-template <class R>
-bool checksum_matches(const Communicator& communicator, SharedFile& file, const BlockSlices& block,
-                      std::vector<R>& slice, int reals, std::int64_t record_bytes, const std::vector<char>& header,
-                      std::uint64_t stored_checksum) {
-  std::uint64_t sites_hash = 0;
-  for (int t = 0; t < block.slices(); ++t) {
-    file.read_block(slice.data(), block.sites_per_slice());
-    for (std::int64_t s = 0; s < block.sites_per_slice(); ++s)
-      sites_hash += site_hash(static_cast<std::uint64_t>(block.global_index(t, s)),
-                              &slice[static_cast<std::size_t>(s) * reals], record_bytes);
-  }
-  Fnv1a header_hash;
-  header_hash.add(header.data(), header.size());
-  return header_hash.value() + sum_over_ranks(communicator, sites_hash) == stored_checksum;
-}
-
 }  // namespace detail
 
 // Writes the populations, the force field if the simulation has one
@@ -210,51 +135,22 @@ void write_checkpoint(const Sim& sim, const std::string& path) {
   constexpr int Q = Sim::Q, D = Sim::D;
   const std::uint32_t version = detail::checkpoint_version_of(sim);
   const bool with_force = version == detail::checkpoint_version_with_force;
-  const int reals = detail::record_reals<Sim>(version);
-  const std::int64_t record_bytes = reals * static_cast<std::int64_t>(sizeof(R));
-  const auto header = detail::checkpoint_header(sim, sim.time(), version);
-  const Geometry& g = sim.geometry();
-  const Communicator& communicator = g.decomposition().communicator();
-  const BlockSlices block(sim.populations().layout());
   const auto view = sim.populations().host_view(Access::read);
   // The force field lies on the populations' layout (set_force checks it),
   // so a site's place is the same in both.
   std::optional<typename Sim::VectorField::view_type> force_view;
   if (with_force) force_view.emplace(sim.force_field().host_view(Access::read));
-  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * reals);
-  const std::string tmp = path + ".tmp";
-  try {
-    SharedFile file(communicator, tmp, SharedFile::Mode::write);
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    std::uint64_t sites_hash = 0;
-    for (int t = 0; t < block.slices(); ++t) {
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
-        const auto [outer, lane] = block.place(t, s);
-        const auto f = view.load(LaneSite<R>{outer, lane});
-        R* record = &slice[static_cast<std::size_t>(s) * reals];
-        for (int i = 0; i < Q; ++i) record[i] = f.v[i];
-        if (with_force) {
-          const auto force = force_view->load(LaneSite<R>{outer, lane});
-          for (int mu = 0; mu < D; ++mu) record[Q + mu] = force.v[mu];
-        }
-        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)), record, record_bytes);
-      }
-      file.write_block(slice.data(), block.sites_per_slice());
+  const auto fill = [&](std::int64_t outer, int lane, R* record) {
+    const auto f = view.load(LaneSite<R>{outer, lane});
+    for (int i = 0; i < Q; ++i) record[i] = f.v[i];
+    if (force_view) {
+      const auto force = force_view->load(LaneSite<R>{outer, lane});
+      for (int mu = 0; mu < D; ++mu) record[Q + mu] = force.v[mu];
     }
-    Fnv1a header_hash;
-    header_hash.add(header.data(), header.size());
-    const std::uint64_t checksum = header_hash.value() + sum_over_ranks(communicator, sites_hash);
-    file.root_write_at(0, header.data(), static_cast<std::int64_t>(header.size()));
-    file.root_write_at(static_cast<std::int64_t>(header.size()) + g.volume() * record_bytes, &checksum, 8);
-    file.close();
-  } catch (const FileAccessError& error) {
-    throw std::runtime_error("lbm: cannot write checkpoint " + tmp + ": " + error.what());
-  }
-  std::string failure;
-  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-    failure = "lbm: cannot move checkpoint into place at " + path;
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw std::runtime_error(failure);
+  };
+  checkpoint_file::write_records<R>(sim.populations().layout(), path, detail::checkpoint_format,
+                                    detail::checkpoint_header(sim, sim.time(), version),
+                                    detail::record_reals<Sim>(version), fill);
 }
 
 // Restores populations, time step and, from a file of version 3, the force
@@ -263,68 +159,23 @@ void write_checkpoint(const Sim& sim, const std::string& path) {
 // differ), and for version 3 a force field already (set_force, any values:
 // the top of this file says why). A file that is not such a checkpoint is
 // a std::runtime_error naming it, whatever its bytes, thrown on every rank
-// with the same message (the file is untrusted: nothing in it is used
-// before checking), and the populations, force field and clock are then
-// unchanged. A force field read from no file (versions 1 and 2) is kept.
+// with the same message, and the populations, force field and clock are
+// then unchanged. A force field read from no file (versions 1 and 2) is
+// kept.
 template <class Sim>
 void read_checkpoint(Sim& sim, const std::string& path) {
   using R = typename Sim::real_type;
   constexpr int Q = Sim::Q, D = Sim::D;
   const Geometry& g = sim.geometry();
   const Communicator& communicator = g.decomposition().communicator();
-
-  // Rank 0 reads the header and the stored checksum and checks the size.
-  detail::CheckpointFrame frame;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    std::ifstream in(path, std::ios::binary);
-    char opening[12];
-    if (!in)
-      failure = "lbm: cannot open checkpoint " + path;
-    else if (!in.read(opening, 12))
-      failure = "lbm: checkpoint " + path + " is truncated (header)";
-    else {
-      std::memcpy(&frame.version, opening + 8, 4);
-      if (std::memcmp(opening, detail::checkpoint_magic, 8) != 0 || frame.version < 1 ||
-          frame.version > detail::checkpoint_version_with_force)
-        failure = "lbm: " + path + " is not a Latte lattice-Boltzmann checkpoint of version 1, 2 or 3";
-      else if (frame.version != 1) {
-        std::vector<char> header(detail::checkpoint_header(sim, 0, frame.version).size());
-        const std::int64_t expected_bytes = static_cast<std::int64_t>(header.size()) +
-                                            g.volume() * detail::record_reals<Sim>(frame.version) *
-                                                static_cast<std::int64_t>(sizeof(R)) +
-                                            8;
-        in.seekg(0, std::ios::end);
-        const std::int64_t found = static_cast<std::int64_t>(in.tellg());
-        in.seekg(0);
-        if (!in.read(header.data(), static_cast<std::streamsize>(header.size())))
-          failure = "lbm: checkpoint " + path + " is truncated (header)";
-        else {
-          std::memcpy(&frame.time, header.data() + header.size() - 8, 8);
-          if (header != detail::checkpoint_header(sim, frame.time, frame.version))
-            failure = "lbm: checkpoint " + path +
-                      " was written by a different simulation (velocity set, precision or lattice)";
-          else if (frame.time < 0 || frame.time > std::numeric_limits<long>::max())
-            // The time step is the one header field not compared with the
-            // simulation: a count, so never negative, and it must fit the clock.
-            failure = "lbm: checkpoint " + path + " holds time step " + std::to_string(frame.time) +
-                      ", which is not a count of steps (corrupt)";
-          else if (found != expected_bytes)
-            failure = "lbm: checkpoint " + path + (found < expected_bytes ? " is truncated" : " has trailing data") +
-                      " (" + std::to_string(found) + " bytes, expected " + std::to_string(expected_bytes) + ")";
-          else {
-            in.seekg(expected_bytes - 8);
-            if (!in.read(reinterpret_cast<char*>(&frame.stored_checksum), 8))
-              failure = "lbm: checkpoint " + path + " is truncated";
-          }
-        }
-      }
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw std::runtime_error(failure);
-  communicator.broadcast(&frame, sizeof frame, 0);
+  const auto frame = checkpoint_file::read_frame<R>(
+      g.decomposition(), path, detail::checkpoint_format,
+      [&](std::uint32_t version, checkpoint_file::NoFields, std::int64_t time) {
+        return detail::checkpoint_header(sim, time, version);
+      },
+      [](std::uint32_t version) { return detail::record_reals<Sim>(version); });
   const bool with_force = frame.version == detail::checkpoint_version_with_force;
+  std::string failure;
   if (with_force && !sim.has_force_field())
     failure = "lbm: checkpoint " + path +
               " holds a force field (Simulation::set_force) and the simulation reading it has none: call set_force "
@@ -340,40 +191,27 @@ void read_checkpoint(Sim& sim, const std::string& path) {
     return detail::read_checkpoint_version_1(sim, path);
   }
 
-  // Pass 1 checks the checksum, pass 2 fills the populations (and the force).
-  const int reals = detail::record_reals<Sim>(frame.version);
-  const std::int64_t record_bytes = reals * static_cast<std::int64_t>(sizeof(R));
-  const auto header = detail::checkpoint_header(sim, frame.time, frame.version);
-  const BlockSlices block(sim.populations().layout());
-  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * reals);
-  try {
-    SharedFile file(communicator, path, SharedFile::Mode::read);
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    if (!detail::checksum_matches(communicator, file, block, slice, reals, record_bytes, header, frame.stored_checksum))
-      throw std::runtime_error("lbm: checkpoint " + path + " fails its checksum (corrupt)");
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    const auto view = sim.populations().host_view(Access::write);
-    // On the populations' layout (set_force checks it): the same places.
+  // The views are taken once the checksum holds (read_records says why);
+  // the force field lies on the populations' layout (set_force checks it),
+  // so a site's place is the same in both.
+  const auto open_store = [&] {
     std::optional<typename Sim::VectorField::view_type> force_view;
     if (with_force) force_view.emplace(sim.force_field().host_view(Access::write));
-    for (int t = 0; t < block.slices(); ++t) {
-      file.read_block(slice.data(), block.sites_per_slice());
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
-        const R* record = &slice[static_cast<std::size_t>(s) * reals];
-        Populations<R, Q> f;
-        for (int i = 0; i < Q; ++i) f.v[i] = record[i];
-        const auto [outer, lane] = block.place(t, s);
-        view.store(LaneSite<R>{outer, lane}, f);
-        if (with_force) {
-          RealVector<R, D> force;
-          for (int mu = 0; mu < D; ++mu) force.v[mu] = record[Q + mu];
-          force_view->store(LaneSite<R>{outer, lane}, force);
-        }
+    const auto view = sim.populations().host_view(Access::write);
+    return [view, force_view](std::int64_t outer, int lane, const R* record) {
+      Populations<R, Q> f;
+      for (int i = 0; i < Q; ++i) f.v[i] = record[i];
+      view.store(LaneSite<R>{outer, lane}, f);
+      if (force_view) {
+        RealVector<R, D> force;
+        for (int mu = 0; mu < D; ++mu) force.v[mu] = record[Q + mu];
+        force_view->store(LaneSite<R>{outer, lane}, force);
       }
-    }
-  } catch (const FileAccessError& error) {
-    throw std::runtime_error("lbm: cannot read checkpoint " + path + ": " + error.what());
-  }
+    };
+  };
+  checkpoint_file::read_records<R>(sim.populations().layout(), path, detail::checkpoint_format,
+                                   detail::checkpoint_header(sim, frame.time, frame.version),
+                                   detail::record_reals<Sim>(frame.version), frame.stored_checksum, open_store);
   sim.set_time(static_cast<long>(frame.time));
 }
 

@@ -2,20 +2,17 @@
 // Checkpoint/restart of a temperature (ThermalSimulation, solvers/lbm/thermal/thermal.hpp): its
 // populations, its relaxation time tau_T and its clock, so that a coupled
 // run resumes bit for bit with the flow's own checkpoint (checkpoint.hpp)
-// beside it. The conventions are the flow's: each rank writes and reads its
-// own block (collective MPI-IO, stdio on one rank), the file is written to
-// path.tmp and renamed, and reading checks every header field and the
-// checksum before it changes anything, so a truncated, corrupted or
-// mismatching file is a std::runtime_error naming the file and what is
+// beside it. The file is the lattice-Boltzmann checkpoint layout
+// (checkpoint_file.hpp: header, one record per site, checksum; each rank
+// its own block, written to path.tmp and renamed, every header field and
+// the checksum checked before anything changes), so a truncated, corrupted
+// or mismatching file is a std::runtime_error naming the file and what is
 // wrong, on every rank, and the simulation is then unchanged.
 //
-// File layout, version 1 (little-endian host order):
-//   "LATTELBT" | u32 version | char[8] velocity set | u32 sizeof(real) |
-//   u32 d | i32 extents[d] | f64 tau_T | i64 time step |
-//   records of Q populations, site-major in global lexicographic order
-//   (x fastest) | u64 checksum
-// with the flow's checksum: FNV-1a of the header plus, modulo 2^64, the sum
-// over sites of FNV-1a of (the site's u64 global index, its record).
+// This format, version 1, magic "LATTELBT":
+//   - the header's own field: f64 tau_T, not compared with the reading
+//     simulation but restored, so checked alone (a relaxation time above 1/2);
+//   - a site's record: its Q populations.
 //
 // The populations are stored in natural order whichever scheme wrote them
 // (populations() brings an in-place field to it), and the reader's next
@@ -29,15 +26,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "lattice/layout/block_slices.hpp"
-#include "platform/comms/shared_file.hpp"
-#include "solvers/lbm/io/checkpoint.hpp"
+#include "solvers/lbm/io/checkpoint_file.hpp"
 #include "solvers/lbm/thermal/thermal.hpp"
 
 namespace latte::lbm {
@@ -45,39 +37,35 @@ namespace detail {
 
 inline constexpr char thermal_checkpoint_magic[8] = {'L', 'A', 'T', 'T', 'E', 'L', 'B', 'T'};
 inline constexpr std::uint32_t thermal_checkpoint_version = 1;
+inline constexpr checkpoint_file::Format thermal_checkpoint_format{
+    thermal_checkpoint_magic, "thermal checkpoint", "Latte thermal lattice-Boltzmann checkpoint of version 1",
+    thermal_checkpoint_version};
+
+// The header's own field, just before the time step.
+struct ThermalCheckpointFields {
+  double tau = 0;
+
+  static ThermalCheckpointFields in(const std::vector<char>& header) {
+    ThermalCheckpointFields fields;
+    std::memcpy(&fields.tau, header.data() + header.size() - 16, 8);
+    return fields;
+  }
+  std::string fault() const {
+    if (tau > 0.5 && std::isfinite(tau)) return {};
+    return "holds tau_T " + std::to_string(tau) + ", which is not a relaxation time above 1/2 (corrupt)";
+  }
+};
 
 // The header as bytes, so writing and checking share one definition; tau
 // and time are the fields not compared with the reading simulation.
 template <class Heat>
 std::vector<char> thermal_checkpoint_header(const Heat& heat, double tau, std::int64_t time) {
-  using VS = typename Heat::velocity_set;
-  std::vector<char> h;
-  h.reserve(64);
-  auto put = [&](const void* p, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) h.push_back(static_cast<const char*>(p)[k]);
-  };
-  put(thermal_checkpoint_magic, 8);
-  put(&thermal_checkpoint_version, 4);
-  char name[8] = {};
-  std::strncpy(name, VS::name, 7);
-  put(name, 8);
-  const std::uint32_t real_size = sizeof(typename Heat::real_type), d = VS::d;
-  put(&real_size, 4);
-  put(&d, 4);
-  for (int mu = 0; mu < VS::d; ++mu) {
-    const std::int32_t extent = heat.geometry().dims()[mu];
-    put(&extent, 4);
-  }
-  put(&tau, 8);
-  put(&time, 8);  // last: the reader takes tau and time from the header's end
+  auto h = checkpoint_file::preamble<typename Heat::velocity_set, typename Heat::real_type>(
+      thermal_checkpoint_format, thermal_checkpoint_version, heat.geometry().dims());
+  checkpoint_file::put(h, &tau, 8);
+  checkpoint_file::put_time_step(h, time);
   return h;
 }
-
-struct ThermalCheckpointFrame {
-  double tau = 0;
-  std::int64_t time = 0;
-  std::uint64_t stored_checksum = 0;
-};
 
 }  // namespace detail
 
@@ -86,42 +74,13 @@ struct ThermalCheckpointFrame {
 template <class VS, class R, class W>
 void write_checkpoint(const ThermalSimulation<VS, R, W>& heat, const std::string& path) {
   constexpr int Q = VS::q;
-  const std::int64_t record_bytes = Q * static_cast<std::int64_t>(sizeof(R));
-  const auto header = detail::thermal_checkpoint_header(heat, heat.tau(), heat.time());
-  const Geometry& g = heat.geometry();
-  const Communicator& communicator = g.decomposition().communicator();
-  const BlockSlices block(heat.populations().layout());
   const auto view = heat.populations().host_view(Access::read);
-  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * Q);
-  const std::string tmp = path + ".tmp";
-  try {
-    SharedFile file(communicator, tmp, SharedFile::Mode::write);
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    std::uint64_t sites_hash = 0;
-    for (int t = 0; t < block.slices(); ++t) {
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
-        const auto [outer, lane] = block.place(t, s);
-        const auto f = view.load(LaneSite<R>{outer, lane});
-        R* record = &slice[static_cast<std::size_t>(s) * Q];
-        for (int i = 0; i < Q; ++i) record[i] = f.v[i];
-        sites_hash += detail::site_hash(static_cast<std::uint64_t>(block.global_index(t, s)), record, record_bytes);
-      }
-      file.write_block(slice.data(), block.sites_per_slice());
-    }
-    Fnv1a header_hash;
-    header_hash.add(header.data(), header.size());
-    const std::uint64_t checksum = header_hash.value() + sum_over_ranks(communicator, sites_hash);
-    file.root_write_at(0, header.data(), static_cast<std::int64_t>(header.size()));
-    file.root_write_at(static_cast<std::int64_t>(header.size()) + g.volume() * record_bytes, &checksum, 8);
-    file.close();
-  } catch (const FileAccessError& error) {
-    throw std::runtime_error("lbm: cannot write thermal checkpoint " + tmp + ": " + error.what());
-  }
-  std::string failure;
-  if (communicator.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-    failure = "lbm: cannot move thermal checkpoint into place at " + path;
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw std::runtime_error(failure);
+  const auto fill = [&](std::int64_t outer, int lane, R* record) {
+    const auto f = view.load(LaneSite<R>{outer, lane});
+    for (int i = 0; i < Q; ++i) record[i] = f.v[i];
+  };
+  checkpoint_file::write_records<R>(heat.populations().layout(), path, detail::thermal_checkpoint_format,
+                                    detail::thermal_checkpoint_header(heat, heat.tau(), heat.time()), Q, fill);
 }
 
 // Restores the populations, tau_T and the time step; the simulation must
@@ -129,82 +88,26 @@ void write_checkpoint(const ThermalSimulation<VS, R, W>& heat, const std::string
 // the file (the number of ranks and the scheme may differ).
 template <class VS, class R, class W>
 void read_checkpoint(ThermalSimulation<VS, R, W>& heat, const std::string& path) {
+  using Fields = detail::ThermalCheckpointFields;
   constexpr int Q = VS::q;
-  const std::int64_t record_bytes = Q * static_cast<std::int64_t>(sizeof(R));
-  const Geometry& g = heat.geometry();
-  const Communicator& communicator = g.decomposition().communicator();
-  const std::size_t header_bytes = detail::thermal_checkpoint_header(heat, 0.0, 0).size();
-
-  // Rank 0 reads the header and the stored checksum and checks the size.
-  detail::ThermalCheckpointFrame frame;
-  std::string failure;
-  if (communicator.rank() == 0) {
-    std::ifstream in(path, std::ios::binary);
-    std::vector<char> header(header_bytes);
-    char opening[12];
-    std::uint32_t version = 0;
-    if (!in) {
-      failure = "lbm: cannot open thermal checkpoint " + path;
-    } else if (!in.read(opening, 12)) {
-      failure = "lbm: thermal checkpoint " + path + " is truncated (header)";
-    } else if (std::memcpy(&version, opening + 8, 4),
-               std::memcmp(opening, detail::thermal_checkpoint_magic, 8) != 0 ||
-                   version != detail::thermal_checkpoint_version) {
-      failure = "lbm: " + path + " is not a Latte thermal lattice-Boltzmann checkpoint of version 1";
-    } else if (in.seekg(0), !in.read(header.data(), static_cast<std::streamsize>(header_bytes))) {
-      failure = "lbm: thermal checkpoint " + path + " is truncated (header)";
-    } else {
-      std::memcpy(&frame.tau, header.data() + header_bytes - 16, 8);
-      std::memcpy(&frame.time, header.data() + header_bytes - 8, 8);
-      const std::int64_t expected_bytes = static_cast<std::int64_t>(header_bytes) + g.volume() * record_bytes + 8;
-      in.seekg(0, std::ios::end);
-      const std::int64_t found = static_cast<std::int64_t>(in.tellg());
-      if (header != detail::thermal_checkpoint_header(heat, frame.tau, frame.time))
-        failure = "lbm: thermal checkpoint " + path +
-                  " was written by a different simulation (velocity set, precision or lattice)";
-      else if (!(frame.tau > 0.5) || !std::isfinite(frame.tau))
-        failure = "lbm: thermal checkpoint " + path + " holds tau_T " + std::to_string(frame.tau) +
-                  ", which is not a relaxation time above 1/2 (corrupt)";
-      else if (frame.time < 0 || frame.time > std::numeric_limits<long>::max())
-        failure = "lbm: thermal checkpoint " + path + " holds time step " + std::to_string(frame.time) +
-                  ", which is not a count of steps (corrupt)";
-      else if (found != expected_bytes)
-        failure = "lbm: thermal checkpoint " + path +
-                  (found < expected_bytes ? " is truncated" : " has trailing data") + " (" + std::to_string(found) +
-                  " bytes, expected " + std::to_string(expected_bytes) + ")";
-      else if (in.seekg(expected_bytes - 8), !in.read(reinterpret_cast<char*>(&frame.stored_checksum), 8))
-        failure = "lbm: thermal checkpoint " + path + " is truncated";
-    }
-  }
-  failure = communicator.first_failure(failure);
-  if (!failure.empty()) throw std::runtime_error(failure);
-  communicator.broadcast(&frame, sizeof frame, 0);
-
-  // Pass 1 checks the checksum, pass 2 fills the populations.
-  const auto header = detail::thermal_checkpoint_header(heat, frame.tau, frame.time);
-  const BlockSlices block(heat.populations().layout());
-  std::vector<R> slice(static_cast<std::size_t>(block.sites_per_slice()) * Q);
-  try {
-    SharedFile file(communicator, path, SharedFile::Mode::read);
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    if (!detail::checksum_matches(communicator, file, block, slice, Q, record_bytes, header, frame.stored_checksum))
-      throw std::runtime_error("lbm: thermal checkpoint " + path + " fails its checksum (corrupt)");
-    block.view(file, static_cast<std::int64_t>(header.size()), record_bytes);
-    const auto view = heat.populations().host_view(Access::write);
-    for (int t = 0; t < block.slices(); ++t) {
-      file.read_block(slice.data(), block.sites_per_slice());
-      for (std::int64_t s = 0; s < block.sites_per_slice(); ++s) {
-        const R* record = &slice[static_cast<std::size_t>(s) * Q];
-        Populations<R, Q> f;
-        for (int i = 0; i < Q; ++i) f.v[i] = record[i];
-        const auto [outer, lane] = block.place(t, s);
-        view.store(LaneSite<R>{outer, lane}, f);
-      }
-    }
-  } catch (const FileAccessError& error) {
-    throw std::runtime_error("lbm: cannot read thermal checkpoint " + path + ": " + error.what());
-  }
-  heat.set_tau(frame.tau);
+  const auto frame = checkpoint_file::read_frame<R, Fields>(
+      heat.geometry().decomposition(), path, detail::thermal_checkpoint_format,
+      [&](std::uint32_t, const Fields& fields, std::int64_t time) {
+        return detail::thermal_checkpoint_header(heat, fields.tau, time);
+      },
+      [](std::uint32_t) { return Q; });
+  // The view is taken once the checksum holds (read_records says why).
+  const auto open_store = [&] {
+    return [view = heat.populations().host_view(Access::write)](std::int64_t outer, int lane, const R* record) {
+      Populations<R, Q> f;
+      for (int i = 0; i < Q; ++i) f.v[i] = record[i];
+      view.store(LaneSite<R>{outer, lane}, f);
+    };
+  };
+  checkpoint_file::read_records<R>(heat.populations().layout(), path, detail::thermal_checkpoint_format,
+                                   detail::thermal_checkpoint_header(heat, frame.fields.tau, frame.time), Q,
+                                   frame.stored_checksum, open_store);
+  heat.set_tau(frame.fields.tau);
   heat.set_time(static_cast<long>(frame.time));
 }
 
