@@ -61,13 +61,18 @@ struct RegularisedBgk {
       j[a] = V(0.0);
       for (int b = 0; b < D; ++b) pi[a][b] = V(0.0);
     }
+    // The velocity table is read in constant expressions only, as the
+    // library's models read it: device code cannot read the host table.
     static_for<VS::q>([&](auto i) LATTE_LAMBDA {
       const V neq = f.v[i] - feq.v[i];
-      for (int a = 0; a < D; ++a)
-        if (VS::c[i][a] != 0) j[a] = j[a] + V(double(VS::c[i][a])) * neq;
-      for (int a = 0; a < D; ++a)
-        for (int b = 0; b < D; ++b)
-          if (VS::c[i][a] * VS::c[i][b] != 0) pi[a][b] = pi[a][b] + V(double(VS::c[i][a] * VS::c[i][b])) * neq;
+      static_for<D>([&](auto a) LATTE_LAMBDA {
+        constexpr int ca = VS::c[i][a];
+        if constexpr (ca != 0) j[a] = j[a] + V(double(ca)) * neq;
+        static_for<D>([&](auto b) LATTE_LAMBDA {
+          constexpr int cab = VS::c[i][a] * VS::c[i][b];
+          if constexpr (cab != 0) pi[a][b] = pi[a][b] + V(double(cab)) * neq;
+        });
+      });
     });
     const V keep = V(1.0) - V(omega);
     const V r = V(regularisation);
@@ -75,11 +80,14 @@ struct RegularisedBgk {
     static_for<VS::q>([&](auto i) LATTE_LAMBDA {
       V flux = V(0.0);  // c_i . J^neq
       V projected = V(0.0);  // Q_i : Pi^neq
-      for (int a = 0; a < D; ++a) {
-        flux = flux + V(double(VS::c[i][a])) * j[a];
-        for (int b = 0; b < D; ++b)
-          projected = projected + V(VS::c[i][a] * VS::c[i][b] - (a == b ? 1.0 / 3.0 : 0.0)) * pi[a][b];
-      }
+      static_for<D>([&](auto a) LATTE_LAMBDA {
+        constexpr double ca = VS::c[i][a];
+        flux = flux + V(ca) * j[a];
+        static_for<D>([&](auto b) LATTE_LAMBDA {
+          constexpr double q = VS::c[i][a] * VS::c[i][b] - (a == b ? 1.0 / 3.0 : 0.0);
+          projected = projected + V(q) * pi[a][b];
+        });
+      });
       constexpr double weight = VS::w[i];
       const V neq = f.v[i] - feq.v[i];
       // w_i / c_s^2 = 3 w_i, w_i / (2 c_s^4) = 9 w_i / 2
