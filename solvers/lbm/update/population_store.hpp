@@ -52,9 +52,7 @@ class PopulationStore {
     state_ = State::natural;
   }
 
-  // The field as it is stored (for the update statements), and in natural
-  // order (for everything else; the top of this file).
-  Field& stored() { return f_; }
+  // The field in natural order (the top of this file).
   // boundary: a field whose element 0 is 1 on solid cells, or none.
   template <class Boundary = void>
   const Field& natural(const Boundary* boundary = nullptr) const {

@@ -33,7 +33,6 @@ struct FlowCollision {
   static constexpr const char* statement_names[2][3] = {
       {"collide", "collide_with_walls", "collide_with_curved_walls"},
       {"collide_in_place", "collide_in_place_with_walls", "collide_in_place_with_curved_walls"}};
-  static constexpr bool forced = Forced;
   Model model;
 
   template <class VS, class V>
