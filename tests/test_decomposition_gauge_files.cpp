@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "solvers/qcd/io/gauge_file.hpp"
@@ -99,10 +100,11 @@ TEST(DecompositionFiles, MilcFileIsReadOnAnyNumberOfRanks) {
             }
       }
     }
+    // As MILC writes it: magic, nx ny nz nt, time stamp[64], order; sum29, sum31.
     std::string header(96, '\0');
     const std::int32_t numbers[] = {20103, 8, 8, 8, 8, 0};
-    std::memcpy(header.data(), numbers, 4);
-    std::memcpy(header.data() + 68, numbers + 1, 20);
+    std::memcpy(header.data(), numbers, 20);
+    std::memcpy(header.data() + 84, numbers + 5, 4);
     std::memcpy(header.data() + 88, &sum29, 4);
     std::memcpy(header.data() + 92, &sum31, 4);
     std::ofstream(path, std::ios::binary | std::ios::trunc) << header << links;
@@ -120,6 +122,32 @@ TEST(DecompositionFiles, MilcFileIsReadOnAnyNumberOfRanks) {
   const auto [message, same] = error_everywhere<GaugeFileError>([&] { read_gauge(kept, path); });
   EXPECT_TRUE(same) << message;
   EXPECT_NE(message.find("is corrupt: the checksums of its links are sum29"), std::string::npos) << message;
+
+  // Two links that are not finite, one at global site 3000 and one at site
+  // 200, in other ranks' blocks on most decompositions: every rank refuses
+  // the file naming site 200 (its first in the lattice), the field kept.
+  if (world().rank() == 0) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    const float infinity = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    file.seekp(96 + (3000 * 4 + 1) * 72 + 4 * 7);
+    file.write(reinterpret_cast<const char*>(&nan), 4);
+    file.seekp(96 + (200 * 4 + 2) * 72 + 4 * 5);
+    file.write(reinterpret_cast<const char*>(&infinity), 4);
+  }
+  world().barrier();
+  for_each_decomposition(lattice4, [&](const Geometry& g) {
+    GaugeField<double> held(g), before(g);
+    ParallelRng other(9);
+    held.set_random(other);
+    for (int mu = 0; mu < 4; ++mu) before[mu] = held[mu];
+    const auto [refusal, alike] = error_everywhere<GaugeFileError>([&] { read_gauge(held, path); });
+    EXPECT_TRUE(alike) << refusal;
+    // site 200 of 8^4: x = 0, y = 1, z = 3, t = 0
+    EXPECT_NE(refusal.find("its link mu = 2 of site (x, y, z, t) = [0 1 3 0] holds inf, not a finite number"),
+              std::string::npos)
+        << refusal;
+    for (int mu = 0; mu < 4; ++mu) EXPECT_TRUE(same_as_one_rank(held[mu], before[mu])) << "mu = " << mu;
+  });
 }
 
 TEST(DecompositionFiles, ForeignGaugeFileIsRefusedOnEveryRank) {

@@ -89,7 +89,7 @@ TestFormatHeader read_test_format(GaugeField<double>& U, const std::string& path
   const BlockSlices block(U[0].layout());
   with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    LinkSliceReader links(shared, block, test_format_header_bytes, test_format_records);
+    LinkSliceReader links(shared, block, test_format_header_bytes, test_format_records, communicator, file);
     ScidacChecksum sums;
     links.pass([&](int t, const unsigned char* raw, const std::vector<double>& values) {
       add_test_format_sites(sums, block, t, raw);

@@ -19,6 +19,7 @@ class BlockSlices {
   explicit BlockSlices(const SiteLayout& layout) : layout_(layout), local_(layout.decomposition().local_dims()) {}
 
   int slices() const { return local_.back(); }
+  const Coordinate& global_dims() const { return layout_.decomposition().global_dims(); }
   std::int64_t sites_per_slice() const { return product(local_) / local_.back(); }
   // (outer site, lane) of site s of slice t.
   std::pair<std::int64_t, int> place(int t, std::int64_t s) const {

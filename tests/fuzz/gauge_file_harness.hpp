@@ -5,15 +5,24 @@
 // are either read or refused with GaugeFileError (a header that names a
 // lattice this build cannot lay out is a LayoutError); anything else --
 // another exception, a crash, a sanitizer report, a huge allocation -- is a
-// bug.
+// bug. What a reader accepts is checked too: a field read from any file
+// holds finite links (every reader refuses NaNs and infinities), or the
+// harness throws, which libFuzzer reports as a crash. (The plaquette is
+// finite exactly when every entry of every link is: each entry enters it
+// through products, and a NaN or an infinity cannot cancel there.)
+// run_fuzzers.sh gives libFuzzer not_finite.dict, the bytes of NaNs and
+// infinities in every precision and byte order, to put into links.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "fuzz_input_file.hpp"
 #include "platform/errors.hpp"
 #include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/gauge/gauge_observables.hpp"
 #include "solvers/qcd/io/gauge_file_error.hpp"
 
 namespace latte::fuzz {
@@ -34,6 +43,8 @@ int read_gauge_or_refuse(const std::uint8_t* data, std::size_t size, const char*
     if (header.volume() > max_fuzzed_volume) return 0;
     GaugeField<double> U{Geometry(header.extents)};
     read(U, path);
+    if (!std::isfinite(average_plaquette(U)))
+      throw std::logic_error(std::string("the ") + reader + " reader accepted links that are not finite");
   } catch (const GaugeFileError&) {
   } catch (const LayoutError&) {
   }

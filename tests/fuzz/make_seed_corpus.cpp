@@ -3,6 +3,7 @@
 // the files are committed. Build (any backend, one lane):
 //   g++ -std=c++20 -fopenmp -DLATTE_BACKEND_SIMT -DLATTE_SIMD_BYTES=0 -I../.. make_seed_corpus.cpp
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -29,6 +30,8 @@ int main() {
 
   // ILDG: both precisions; openQCD (even extents only). MILC is not written
   // by Latte: its seeds are this field's links in a MILC file made below.
+  // (The MILC seeds were rewritten when the reader learnt MILC's own field
+  // order; the other seeds are not changed by running this again.)
   write_ildg(U, "corpus/ildg/random_2x2x2x2_double.ildg");
   write_ildg(U, "corpus/ildg/random_2x2x2x2_single.ildg", IldgWriteOptions{.real_bytes = 4});
   write_ildg(V, "corpus/ildg/random_4x4x4x4_single.ildg", IldgWriteOptions{.real_bytes = 4});
@@ -36,38 +39,42 @@ int main() {
   GaugeField<double> T(Geometry({2, 2, 2, 4}));
   T.set_random(rng);
   write_openqcd(T, "corpus/openqcd/random_2x2x2x4.openqcd");
-  for (bool big_endian : {false, true}) {
-    // MILC version 5: magic, time stamp, extents, order 0, sum29, sum31, float links.
-    auto word = [&](std::uint32_t w) {
-      std::string bytes(4, '\0');
-      for (int i = 0; i < 4; ++i) bytes[big_endian ? 3 - i : i] = static_cast<char>(w >> (8 * i));
-      return bytes;
-    };
-    std::string links;
-    std::uint32_t sum29 = 0, sum31 = 0;
-    std::int64_t k = 0;
-    for (std::int64_t site = 0; site < 16; ++site)
-      for (int mu = 0; mu < 4; ++mu) {
-        const ColourMatrix<double> u = peek(U[mu], coordinate_from_index(site, Coordinate{2, 2, 2, 2}));
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j)
-            for (double value : {u(i, j).re, u(i, j).im}) {
-              const float f = static_cast<float>(value);
-              std::uint32_t w;
-              std::memcpy(&w, &f, 4);
-              sum29 ^= std::rotl(w, static_cast<int>(k % 29));
-              sum31 ^= std::rotl(w, static_cast<int>(k % 31));
-              ++k;
-              links += word(w);
-            }
-      }
-    std::string stamp = "Latte seed";
-    stamp.resize(64, '\0');
-    std::ofstream(big_endian ? "corpus/milc/random_2x2x2x2_big.milc" : "corpus/milc/random_2x2x2x2_little.milc",
-                  std::ios::binary)
-        << word(20103) << stamp << word(2) << word(2) << word(2) << word(2) << word(0) << word(sum29) << word(sum31)
-        << links;
-  }
+  for (bool big_endian : {false, true})
+    for (bool with_nan : {false, true}) {
+      // MILC version 5 as MILC writes it (swrite_gauge_hdr, write_checksum):
+      // magic, nx ny nz nt, time stamp[64], order 0, sum29, sum31, float
+      // links. The NaN seed holds a NaN in one link with checksums that
+      // agree: a reader must refuse it (nothing else in the file says so).
+      auto word = [&](std::uint32_t w) {
+        std::string bytes(4, '\0');
+        for (int i = 0; i < 4; ++i) bytes[big_endian ? 3 - i : i] = static_cast<char>(w >> (8 * i));
+        return bytes;
+      };
+      std::string links;
+      std::uint32_t sum29 = 0, sum31 = 0;
+      std::int64_t k = 0;
+      for (std::int64_t site = 0; site < 16; ++site)
+        for (int mu = 0; mu < 4; ++mu) {
+          const ColourMatrix<double> u = peek(U[mu], coordinate_from_index(site, Coordinate{2, 2, 2, 2}));
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+              for (double value : {u(i, j).re, u(i, j).im}) {
+                const float f = with_nan && site == 7 && mu == 1 && i == 2 && j == 0 ? std::nanf("") : static_cast<float>(value);
+                std::uint32_t w;
+                std::memcpy(&w, &f, 4);
+                sum29 ^= std::rotl(w, static_cast<int>(k % 29));
+                sum31 ^= std::rotl(w, static_cast<int>(k % 31));
+                ++k;
+                links += word(w);
+              }
+        }
+      std::string stamp = "Latte seed";
+      stamp.resize(64, '\0');
+      const std::string name = std::string("corpus/milc/random_2x2x2x2_") + (big_endian ? "big" : "little") +
+                               (with_nan ? "_nan" : "") + ".milc";
+      std::ofstream(name, std::ios::binary) << word(20103) << word(2) << word(2) << word(2) << word(2) << stamp
+                                            << word(0) << word(sum29) << word(sum31) << links;
+    }
 
   lbm::Simulation<lbm::D2Q9, double, lbm::Bgk> flow(Geometry({8, 8}), lbm::Parameters{0.8, {1e-5, 0, 0}});
   flow.run(3);

@@ -9,6 +9,12 @@
 // plain `difference > tolerance` would let a NaN through, every comparison
 // with NaN being false), and its message says the number is not finite.
 //
+// Every reader first refuses links that hold a NaN or an infinity
+// (NonFiniteLinks, below), on the reals as read, before any checksum or
+// average: a checksum is computed on the stored bits and passes a NaN that
+// was written as one, and a format may state no average at all (MILC
+// states none, ILDG may omit both), so no other check would see it.
+//
 // The link trace is checked on the reals as read, before anything is
 // stored, so a file failing it leaves the field as it was; the plaquette
 // needs the whole field, and a file failing it has been read into the field
@@ -19,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -58,6 +65,48 @@ class StoredLinkTrace {
 
  private:
   double sum_ = 0;
+};
+
+// The first link a reader met that holds a NaN or an infinity, by its place
+// in the lattice (global lexicographic site index, x fastest, then mu):
+// each rank notes what it reads, and check() refuses the file on every rank
+// where any rank met one, naming the first link of the whole lattice, so the
+// message is the same for any number of ranks.
+class NonFiniteLinks {
+ public:
+  // The `count` reals of link mu of global site `site`.
+  void note(std::int64_t site, int mu, const double* reals, int count) {
+    for (int k = 0; k < count; ++k)
+      if (!std::isfinite(reals[k])) {
+        const std::int64_t place = site * 4 + mu;
+        if (place < first_.place) first_ = {place, reals[k]};
+        return;
+      }
+  }
+
+  // Collective: "<file> is corrupt: its link mu = 1 of site (x, y, z, t) =
+  // [3 0 1 2] holds nan, not a finite number".
+  void check(const std::string& file, const Communicator& communicator, const Coordinate& extents) const {
+    std::vector<First> all(static_cast<std::size_t>(communicator.size()));
+    communicator.all_gather(&first_, sizeof first_, all.data());
+    First first;
+    for (const First& f : all)
+      if (f.place < first.place) first = f;
+    if (first.place == none) return;
+    const Coordinate x = coordinate_from_index(first.place / 4, extents);
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", first.value);
+    refuse(file + " is corrupt: its link mu = " + std::to_string(first.place % 4) + " of site (x, y, z, t) = " +
+           to_string(x) + " holds " + value + ", not a finite number");
+  }
+
+ private:
+  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  struct First {
+    std::int64_t place = none;
+    double value = 0;
+  };
+  First first_;
 };
 
 // Refuses the file unless its links' checksum is the one it states:

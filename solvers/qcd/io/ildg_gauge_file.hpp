@@ -103,7 +103,7 @@ IldgHeader read_ildg(GaugeField<R, W>& U, const std::string& path) {
   const LinkRecords records{{header.real_bytes, true}, 3};
   with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    LinkSliceReader links(shared, block, header.data_offset, records);
+    LinkSliceReader links(shared, block, header.data_offset, records, communicator, file);
     // Pass 1: checksums and link trace; U is untouched until they pass.
     ScidacChecksum checksum;
     StoredLinkTrace trace;

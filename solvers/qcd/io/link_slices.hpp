@@ -14,11 +14,14 @@
 // a time (dimension 3, the slowest), so a configuration never sits in memory
 // twice: a 48^3 x 96 file is 6 GiB.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lattice/layout/block_slices.hpp"
@@ -26,6 +29,7 @@
 #include "platform/errors.hpp"
 #include "platform/parallel.hpp"
 #include "solvers/qcd/gauge/gauge_field.hpp"
+#include "solvers/qcd/io/gauge_file_checks.hpp"
 #include "solvers/qcd/io/gauge_file_error.hpp"
 #include "solvers/qcd/io/stored_reals.hpp"
 
@@ -91,13 +95,20 @@ void scatter_slice(GaugeField<R, W>& U, const BlockSlices& block, int t, int row
 // This rank's block of a file's records from `offset`, read slice by slice.
 // A reader makes as many passes as it needs (checks first, then the field):
 // each pass reads the block again, so no more than a slice is ever held.
+// Every pass refuses links that hold a NaN or an infinity (collective, at
+// its end: gauge_file_checks.hpp's NonFiniteLinks), so the first pass, the
+// one that checks, refuses them before anything is stored.
 class LinkSliceReader {
  public:
-  LinkSliceReader(SharedFile& file, const BlockSlices& block, std::int64_t offset, const LinkRecords& records)
+  // `file_name` names the file in errors (GaugeFileName::file()).
+  LinkSliceReader(SharedFile& file, const BlockSlices& block, std::int64_t offset, const LinkRecords& records,
+                  const Communicator& communicator, std::string file_name)
       : file_(file),
         block_(block),
         offset_(offset),
         records_(records),
+        communicator_(communicator),
+        file_name_(std::move(file_name)),
         raw_(static_cast<std::size_t>(block.sites_per_slice() * records.site_bytes())),
         values_(raw_.size() / static_cast<std::size_t>(records.reals.bytes)) {}
 
@@ -105,11 +116,22 @@ class LinkSliceReader {
   template <class Each>
   void pass(Each&& each) {
     block_.view(file_, offset_, records_.site_bytes());
+    const int reals_per_link = records_.rows * 6;
+    NonFiniteLinks non_finite;
     for (int t = 0; t < block_.slices(); ++t) {
       file_.read_block(raw_.data(), block_.sites_per_slice());
       decode_reals(raw_.data(), values_.size(), records_.reals, values_.data());
+      // The sites are located only where a slice holds a real that is not
+      // finite (a site's global index takes a coordinate's arithmetic).
+      if (!std::all_of(values_.begin(), values_.end(), [](double v) { return std::isfinite(v); }))
+        for (std::int64_t s = 0; s < block_.sites_per_slice(); ++s)
+          for (int mu = 0; mu < 4; ++mu)
+            non_finite.note(block_.global_index(t, s), mu,
+                            &values_[(static_cast<std::size_t>(s) * 4 + mu) * static_cast<std::size_t>(reals_per_link)],
+                            reals_per_link);
       each(t, static_cast<const unsigned char*>(raw_.data()), static_cast<const std::vector<double>&>(values_));
     }
+    non_finite.check(file_name_, communicator_, block_.global_dims());
   }
 
  private:
@@ -117,6 +139,8 @@ class LinkSliceReader {
   const BlockSlices& block_;
   std::int64_t offset_;
   LinkRecords records_;
+  const Communicator& communicator_;
+  std::string file_name_;
   std::vector<unsigned char> raw_;
   std::vector<double> values_;
 };

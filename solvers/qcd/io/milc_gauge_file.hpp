@@ -1,17 +1,23 @@
 #pragma once
-// Gauge configurations in MILC's binary format, version 5 (io_lat4.c of the
-// MILC code), read only: a 96-byte header, then the links.
+// Gauge configurations in MILC's binary format, version 5 (the serial files
+// of MILC's generic/io_lat4.c), read only: a 96-byte header, then the links.
 //
-// The header, field by field as MilcHeaderLayout places them (the one place
-// their order is written):
+// The header, field by field as MILC writes it (swrite_gauge_hdr and
+// write_checksum in generic/io_lat_utils.c) and as MilcHeaderLayout places
+// it (the one place their order is written here):
 //   int32  magic number 20103, in the byte order of the machine that wrote
 //          the file: read in either order, and the file's order is then
 //          that of every number after it
-//   char   time stamp[64]
 //   int32  nx, ny, nz, nt
+//   char   time stamp[64] (ctime's text, NUL-padded)
 //   int32  order: 0 = sites in natural order (the only order read here;
-//          1 and 2 are node dumps with a site list)
+//          1 is a node dump with a site list after the header)
 //   uint32 sum29, sum31 (the checksums)
+// The write order is not the order of the members of MILC's C struct
+// (include/io_lat.h: gauge_header declares time_stamp before dims, plus a
+// header_bytes that is never written; gauge_check declares sum31 before
+// sum29): a reader that maps the struct onto the bytes reads the time stamp
+// as extents. Tests build their files from the write sequence above.
 // The links are link_slices.hpp's site-ordered records (sites x fastest,
 // then y, z, t; at each site mu = x, y, z, t; each link a 3x3 complex matrix
 // row by row, (re, im)) of IEEE 32-bit reals.
@@ -19,7 +25,9 @@
 // The checksums take every 32-bit word w_i of the links (i counting from 0
 // over the whole file, the word's value in the file's byte order):
 //   sum29 = XOR_i rotl(w_i, i mod 29),   sum31 = XOR_i rotl(w_i, i mod 31).
-// Both are checked; a file failing them leaves the field as it was.
+// Both are checked; a file failing them, or whose links hold a NaN or an
+// infinity (MILC states no average that would catch one), leaves the field
+// as it was.
 
 #include <cstdint>
 #include <cstdio>
@@ -50,8 +58,8 @@ struct MilcHeader : StoredLattice {
 // The byte offset of each header field.
 struct MilcHeaderLayout {
   static constexpr int magic = 0;          // int32
-  static constexpr int time_stamp = 4;     // char[64]
-  static constexpr int extents = 68;       // int32[4]: nx, ny, nz, nt
+  static constexpr int extents = 4;        // int32[4]: nx, ny, nz, nt
+  static constexpr int time_stamp = 20;    // char[64]
   static constexpr int order = 84;         // int32
   static constexpr int sum29 = 88;         // uint32
   static constexpr int sum31 = 92;         // uint32
@@ -129,7 +137,7 @@ MilcHeader read_milc(GaugeField<R, W>& U, const std::string& path) {
   const LinkRecords records{{4, header.big_endian}, 3};
   with_file_access(file, [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    LinkSliceReader links(shared, block, MilcHeader::header_bytes, records);
+    LinkSliceReader links(shared, block, MilcHeader::header_bytes, records, communicator, file);
     ScidacChecksum sums;
     constexpr int words_per_site = MilcHeader::site_bytes / 4;
     links.pass([&](int t, const unsigned char* raw, const std::vector<double>&) {

@@ -99,7 +99,7 @@ NerscHeader read_nersc(GaugeField<R, W>& U, const std::string& path) {
   const LinkRecords records{{header.real_bytes, header.big_endian}, header.stored_rows};
   with_file_access(name.gauge_file(), [&] {
     SharedFile shared(communicator, path, SharedFile::Mode::read);
-    LinkSliceReader links(shared, block, header.data_offset, records);
+    LinkSliceReader links(shared, block, header.data_offset, records, communicator, file);
     std::uint32_t checksum = 0;
     StoredLinkTrace trace;
     links.pass([&](int, const unsigned char* raw, const std::vector<double>& values) {

@@ -21,10 +21,11 @@
 // double). openQCD needs even extents; so does this format's pairing of
 // sites along z.
 //
-// No checksum: reading checks the file's size against its extents and the
-// plaquette to openQCD's own tolerance (read_cnfg: sqrt(64 * 6V) eps +
+// No checksum: reading checks the file's size against its extents, that
+// every link is finite (no NaN, no infinity; the first one is named), and
+// the plaquette to openQCD's own tolerance (read_cnfg: sqrt(64 * 6V) eps +
 // 64 (|p0| + |p1|) eps on the plaquette sum, eps = DBL_EPSILON). A file
-// failing it leaves the field as it was.
+// failing them leaves the field as it was.
 //
 // In parallel each rank moves its block: the odd sites pair up along z
 // (one of z = 2k, 2k + 1 is odd), so the file is an array of 1152-byte
@@ -33,6 +34,7 @@
 // lower faces belong to the neighbouring rank: they are brought over by a
 // shift, the DSL's halo exchange.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -205,8 +207,23 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
     shared.view_block(OpenQcdHeader::header_bytes, OpenQcdHeader::record_bytes, block.global, block.local,
                       block.origin);
     const SiteLayout& layout = forward[0].layout();
+    const Coordinate& extents = geometry.dims();
+    NonFiniteLinks non_finite;
     for (int t = 0; t < block.local[3]; ++t) {
       shared.read_block(raw.data(), per_slice);
+      // Links holding a NaN or an infinity, by the Latte site and mu they
+      // belong to (a backward link is U_mu(x - mu^)).
+      for (std::int64_t r = 0; r < per_slice; ++r)
+        for (int link = 0; link < 8; ++link) {
+          double values[18];
+          decode_reals(raw.data() + r * OpenQcdHeader::record_bytes + link * 144, 18, reals, values);
+          if (std::all_of(values, values + 18, [](double v) { return std::isfinite(v); })) continue;
+          Coordinate site = odd_site(block, origin, t, r);
+          for (int nu = 0; nu < 4; ++nu) site[nu] += origin[nu];
+          const int mu = latte_direction(link / 2);
+          if (link % 2 == 1) site[mu] = (site[mu] - 1 + extents[mu]) % extents[mu];
+          non_finite.note(index_from_coordinate(site, extents), mu, values, 18);
+        }
       const Access access = t == 0 ? Access::write : Access::read_write;
       const std::array f{forward[0].host_view(access), forward[1].host_view(access), forward[2].host_view(access),
                          forward[3].host_view(access)};
@@ -229,6 +246,7 @@ OpenQcdHeader read_openqcd(GaugeField<R, W>& U, const std::string& path) {
         }
       });
     }
+    non_finite.check(file, communicator, extents);
   });
   // Even site x: U_mu(x) = backward(x + mu^), stored at the odd site x + mu^.
   GaugeField<double> links(geometry);

@@ -15,7 +15,7 @@ void use_link_slices() {
   });
   latte::with_file_access("links.bin", [&] {
     latte::SharedFile file(communicator, "links.bin", latte::SharedFile::Mode::read);
-    latte::LinkSliceReader links(file, block, 0, records);
+    latte::LinkSliceReader links(file, block, 0, records, communicator, "links.bin");
     links.pass([&](int t, const unsigned char*, const std::vector<double>& values) {
       latte::scatter_slice(U, block, t, records.rows, values);
     });
