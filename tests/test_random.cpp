@@ -81,6 +81,7 @@ void draw(Lattice<T, W>& gaussian, Lattice<T, W>& uniform) {
 
 TYPED_TEST(RandomFields, SameBitsForEveryWidthLayoutAndThreadCount) {
   using T = TypeParam;
+  const latte::testing::TeamForEveryStatement team;
   const Geometry geometry(dims);
   Lattice<T> gaussian(geometry), uniform(geometry);
   draw(gaussian, uniform);

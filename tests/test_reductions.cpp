@@ -118,6 +118,7 @@ TEST_F(Reductions, SinglePrecisionFieldsAccumulateAccurately) {
 }
 
 TEST_F(Reductions, BitwiseReproducibleAcrossRunsAndThreadCounts) {
+  const TeamForEveryStatement team;
   const int threads = omp_get_max_threads();
   const double first = norm2(psi - 0.5 * phi);
   const ComplexD first_ip = innerProduct(psi, phi);
@@ -142,6 +143,7 @@ TEST_F(Reductions, BitwiseReproducibleAcrossRunsAndThreadCounts) {
 // vector or scalar code; written with explicit fused multiply-adds they are
 // the same numbers too (not on SSE2, which has no FMA).
 TEST_F(Reductions, SameBitsForEveryWidthThreadCountAndBackend) {
+  const TeamForEveryStatement team;
   const Spinor<double> total = sum(psi);
   const double r_total = sum(r), r_max = maxval(r), r_min = minval(r);
   const auto same = [](const auto& a, const auto& b) { return std::memcmp(&a, &b, sizeof(a)) == 0; };

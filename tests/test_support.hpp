@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "dsl/latte.hpp"
@@ -106,5 +107,16 @@ inline Coordinate displaced(const Coordinate& x, const Coordinate& d, const Coor
   for (std::size_t mu = 0; mu < x.size(); ++mu) y[mu] = ((x[mu] + d[mu]) % dims[mu] + dims[mu]) % dims[mu];
   return y;
 }
+
+// Every statement on the whole OpenMP team, however small the lattice
+// (platform/parallel.hpp runs small ones on one thread): for the tests that
+// the bits do not depend on the number of threads.
+struct TeamForEveryStatement {
+  std::int64_t before = team_above_bytes();
+  TeamForEveryStatement() { team_above_bytes() = 0; }
+  ~TeamForEveryStatement() { team_above_bytes() = before; }
+  TeamForEveryStatement(const TeamForEveryStatement&) = delete;
+  TeamForEveryStatement& operator=(const TeamForEveryStatement&) = delete;
+};
 
 }  // namespace latte::testing

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lattice/layout/halo_exchange.hpp"
 #include "lattice/tensors/site_index.hpp"
+#include "platform/parallel.hpp"
 
 namespace latte {
 
@@ -54,6 +56,19 @@ struct Traversal {
   bool prefetch_destination = false;        // prefetch the destination's record too
   bool streaming_stores = false;            // stores bypass the caches
   bool from_memory = false;                 // operands stream from memory (batches prefetch within a site)
+  bool team = true;                         // on the OpenMP team; false: the calling thread alone
 };
+
+// Whether a host backend runs a statement over `outer_sites` of this shape
+// on the OpenMP team: when it moves at least team_above_bytes
+// (platform/parallel.hpp), its destinations' records and what it reads.
+inline bool worth_a_team(const StatementShape& shape, std::int64_t outer_sites) {
+  return worth_a_team(outer_sites * static_cast<std::int64_t>(shape.site_bytes + shape.bytes_read_per_site));
+}
+
+// Whether a host backend packs or unpacks a halo message of `items` items on
+// the team: at a nominal 64 bytes an item (a population is 8, a Wilson half
+// spinor 96 and the product U^+ h that fills it more).
+inline bool worth_a_team(const HaloItemsView& items) { return worth_a_team(items.items * 64); }
 
 }  // namespace latte

@@ -64,11 +64,14 @@ struct Cpu {
     const std::int64_t prefetch_end = distance > 0 ? sites.count - distance : 0;
     const std::uint8_t* interior = t.interior;
     const bool from_memory = t.from_memory, streaming = t.streaming_stores, destination = t.prefetch_destination;
-    parallel_for(sites.count, [=](std::int64_t i) LATTE_LAMBDA {
-      const S s = site<S>(sites[i], interior, from_memory);
-      if (i < prefetch_end) kernel.prefetch(site<S>(sites[i + distance], interior, from_memory), destination);
-      kernel(s, streaming);
-    });
+    parallel_for(
+        sites.count,
+        [=](std::int64_t i) LATTE_LAMBDA {
+          const S s = site<S>(sites[i], interior, from_memory);
+          if (i < prefetch_end) kernel.prefetch(site<S>(sites[i + distance], interior, from_memory), destination);
+          kernel(s, streaming);
+        },
+        t.team);
   }
 
   // The accumulators (one per leaf) of a reduction of values of type Value.
@@ -79,7 +82,7 @@ struct Cpu {
   // by block: per_site(acc, i) adds site i's value to the block's vector
   // accumulators, which are then merged lane by lane into the thread's.
   template <class Combine, class VectorValue, class PerSite>
-  static auto accumulate_blocks(std::int64_t count, PerSite&& per_site) {
+  static auto accumulate_blocks(std::int64_t count, bool team, PerSite&& per_site) {
     using Vector = vector_accumulators<Combine, VectorValue>;
     using Total = accumulator_t<Combine, VectorValue>;
     return parallel_accumulate(
@@ -94,7 +97,7 @@ struct Cpu {
           const Vector done = acc;
           cpu::vector_merge_into<Combine>(mine, done);
         },
-        [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); });
+        [](Total& total, const Total& mine) { merge_accumulators<Combine>(total, mine); }, team);
   }
 
   // The accumulators of kernel(site) over the traversal's sites: vector
@@ -113,12 +116,13 @@ struct Cpu {
         // A plain reduction over a run of sites (what reduce statements
         // traverse): nothing per site but the site itself.
         const std::int64_t first = sites.first;
-        return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
-          cpu::vector_accumulate<Combine>(acc, kernel(S{first + i}));
-        });
+        return accumulate_blocks<Combine, VectorValue>(sites.count, t.team,
+                                                       [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
+                                                         cpu::vector_accumulate<Combine>(acc, kernel(S{first + i}));
+                                                       });
       }
     }
-    return accumulate_blocks<Combine, VectorValue>(sites.count, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
+    return accumulate_blocks<Combine, VectorValue>(sites.count, t.team, [&](auto& acc, std::int64_t i) LATTE_LAMBDA {
       const S s = site<S>(sites[i], interior);
       if (i < prefetch_end) kernel.prefetch(site<S>(sites[i + distance], interior), destination);
       cpu::vector_accumulate<Combine>(acc, kernel(s));
@@ -127,10 +131,11 @@ struct Cpu {
 
   // kernel(place) for every group of a halo message's items (the items
   // whose source is one record: the halo kernels move whole vectors where
-  // they can, dsl/exec/halo_kernels.hpp), one OpenMP loop over groups.
+  // they can, dsl/exec/halo_kernels.hpp), one OpenMP loop over groups (on
+  // the calling thread alone for a small message).
   template <class Kernel>
   static void for_each_halo_item(HaloItemsView items, const Kernel& kernel) {
-    parallel_for(items.groups, [=](std::int64_t g) LATTE_LAMBDA { kernel(HaloGroupAt<Site>{g}); });
+    parallel_for(items.groups, [=](std::int64_t g) LATTE_LAMBDA { kernel(HaloGroupAt<Site>{g}); }, worth_a_team(items));
   }
 };
 

@@ -66,6 +66,7 @@ struct Tuning {
                              const std::uint8_t* interior) {
     Traversal t;
     t.sites = sites;
+    t.team = worth_a_team(shape, sites.count);
     const bool prefetch = worth_prefetching(shape);
     switch (shape.form) {
       case StatementForm::assign:

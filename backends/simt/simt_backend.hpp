@@ -35,8 +35,11 @@ struct Simt {
 
   // Every site in order, no prefetching, plain stores: GPU threads have
   // nothing to gain from the cpu's traversal choices, and this is their check.
-  static Traversal traversal(const StatementShape&, SiteRange sites, const SiteLayout&, const std::uint8_t*) {
-    return Traversal{sites};
+  // (A small statement runs on the calling thread alone, as on the cpu.)
+  static Traversal traversal(const StatementShape& shape, SiteRange sites, const SiteLayout&, const std::uint8_t*) {
+    Traversal t{sites};
+    t.team = worth_a_team(shape, sites.count);
+    return t;
   }
 
   // kernel(site, false) for every (outer site, lane) of the traversal.
@@ -44,9 +47,12 @@ struct Simt {
   static void for_each_site(const Traversal& t, const Kernel& kernel) {
     using Real = typename Kernel::real_type;
     const SiteRange sites = t.sites;
-    parallel_for(sites.count, [=](std::int64_t i) {
-      for (int l = 0; l < Kernel::nsimd; ++l) kernel(LaneSite<Real>{sites[i], l}, false);
-    });
+    parallel_for(
+        sites.count,
+        [=](std::int64_t i) {
+          for (int l = 0; l < Kernel::nsimd; ++l) kernel(LaneSite<Real>{sites[i], l}, false);
+        },
+        t.team);
   }
 
   // The accumulators of kernel(site) over every (outer site, lane), block by block.
@@ -57,13 +63,14 @@ struct Simt {
     return parallel_accumulate(
         reduction_blocks(sites.count), start_accumulator<Combine, A>(),
         [&](A& mine, std::int64_t b) { lane::reduce_block<Combine>(mine, kernel, sites, b); },
-        [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); });
+        [](A& total, const A& mine) { merge_accumulators<Combine>(total, mine); }, t.team);
   }
 
-  // kernel(place) for every item of a halo message, one OpenMP loop.
+  // kernel(place) for every item of a halo message, one OpenMP loop (on the
+  // calling thread alone for a small message).
   template <class Kernel>
   static void for_each_halo_item(HaloItemsView items, const Kernel& kernel) {
-    parallel_for(items.items, [=](std::int64_t i) { kernel(HaloItemAt<LaneSiteOf>{i}); });
+    parallel_for(items.items, [=](std::int64_t i) { kernel(HaloItemAt<LaneSiteOf>{i}); }, worth_a_team(items));
   }
 };
 
