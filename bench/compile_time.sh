@@ -7,13 +7,22 @@
 #   bash bench/compile_time.sh [commit] [jobs] [targets...] > compile_time.jsonl
 # Compare two commits by running them one after the other: on a shared
 # machine the same build varies by 20 % or more between hours.
+# LATTE_KEEP_BUILD=DIR keeps the clone and its Release build in DIR (src/,
+# build/), so that bench/compare_builds.sh can run the benchmarks the
+# timing built instead of building them a second time.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 commit=${1:-HEAD}
 jobs=${2:-$(nproc)}
 shift $(( $# > 2 ? 2 : $# ))
-work=$(mktemp -d /tmp/latte-compile-time.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${LATTE_KEEP_BUILD:-}" ]; then
+  work=$LATTE_KEEP_BUILD
+  if [ -e "$work" ]; then echo "compile_time.sh: $work exists; LATTE_KEEP_BUILD names a new folder" >&2; exit 2; fi
+  mkdir -p "$work"
+else
+  work=$(mktemp -d /tmp/latte-compile-time.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+fi
 git clone -q "$root" "$work/src"
 git -C "$work/src" checkout -q "$commit"
 revision=$(git -C "$work/src" rev-parse --short HEAD)
