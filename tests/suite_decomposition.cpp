@@ -10,3 +10,4 @@
 #include "test_decomposition_quenched.cpp"
 #include "test_decomposition_dynamical.cpp"
 #include "test_decomposition_multiphysics.cpp"
+#include "test_decomposition_hadrons.cpp"

@@ -1,6 +1,8 @@
 // Sums over the slices of one direction (lattice/fields/slice_sum.hpp): the same
 // bits as one masked whole-lattice reduction per slice, on the whole
-// lattice, on a checkerboard and for single-precision fields.
+// lattice, on a checkerboard and for single-precision fields; a field of K
+// reals gives the K sums of its components in one pass, each the bits of
+// the component's own slice_sum.
 
 #include <string>
 #include <vector>
@@ -48,6 +50,32 @@ TEST(SliceSum, OnACheckerboardAndInSinglePrecision) {
   for (int mu = 0; mu < 4; ++mu) {
     EXPECT_EQ(slice_sum(half, mu), masked_slice_sums(half, mu)) << "direction " << mu;
     EXPECT_EQ(slice_sum(single, mu), masked_slice_sums(single, mu)) << "direction " << mu;
+  }
+}
+
+TEST(SliceSum, ManyComponentsInOnePassAreEachComponentsOwnSums) {
+  Geometry geometry({4, 4, 2, 8});
+  Lattice<RealVector<double, 3>> vectors(geometry);
+  Lattice<Complex<float>> complex_field(geometry);
+  ParallelRng rng(6);
+  rng.gaussian(vectors);
+  rng.gaussian(complex_field);
+  Lattice<double> component(geometry);
+  Lattice<float> part(geometry);
+  for (int mu = 0; mu < 4; ++mu) {
+    const std::vector<std::vector<double>> sums = slice_sums(vectors, mu);
+    ASSERT_EQ(sums.size(), 3u);
+    component = element<0>(vectors);
+    EXPECT_EQ(sums[0], slice_sum(component, mu)) << "direction " << mu;
+    component = element<2>(vectors);
+    EXPECT_EQ(sums[2], slice_sum(component, mu)) << "direction " << mu;
+    EXPECT_NE(sums[1], sums[2]);
+    // A complex field: (re, im), in single precision.
+    const std::vector<std::vector<double>> parts = slice_sums(complex_field, mu);
+    part = real(complex_field);
+    EXPECT_EQ(parts[0], slice_sum(part, mu));
+    part = imag(complex_field);
+    EXPECT_EQ(parts[1], slice_sum(part, mu));
   }
 }
 
