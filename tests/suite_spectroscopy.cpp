@@ -4,3 +4,4 @@
 #include "test_dirac_matrices.cpp"
 #include "test_hadron_contractions.cpp"
 #include "test_quark_sources.cpp"
+#include "test_statistics.cpp"
