@@ -8,5 +8,6 @@
 #include "test_halo_staging.cpp"
 #include "test_decomposition_hmc.cpp"
 #include "test_decomposition_quenched.cpp"
+#include "test_decomposition_gauge_fixing.cpp"
 #include "test_decomposition_dynamical.cpp"
 #include "test_decomposition_multiphysics.cpp"
