@@ -1,8 +1,10 @@
 // Gauge-field algorithms (double precision): the gauge force of the Wilson
 // and the Iwasaki action fused into the momentum update, one Omelyan
 // molecular-dynamics step, one whole HMC trajectory, one Wilson-flow step,
-// and one heatbath and one overrelaxation sweep, on 16^4 and 24^4 by default; and one
-// trajectory with two flavours of dynamical Wilson-clover quarks on 8^4 and 16^4 by default.
+// one heatbath and one overrelaxation sweep, and one Landau and one
+// Coulomb gauge-fixing sweep (overrelaxation) beside the heatbath sweep, on
+// 16^4 and 24^4 by default; and one trajectory with two flavours of
+// dynamical Wilson-clover quarks on 8^4 and 16^4 by default.
 // How figures are taken (best of N, STREAM interleaved) is described in bench/session.hpp.
 //
 // The dynamical trajectory: beta = 5.6 Wilson gauge action, two flavours of
@@ -41,6 +43,7 @@
 #include "examples/command_line.hpp"
 #include "solvers/qcd/fermions/clover_action.hpp"
 #include "solvers/qcd/flow/gradient_flow.hpp"
+#include "solvers/qcd/gauge_fixing/gauge_fixing.hpp"
 #include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
@@ -63,16 +66,24 @@ void fill_rough(GaugeField<double>& U) {
   for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(0.4 * x[mu]);
 }
 
+// With a reference timing of the same run, the line gives its seconds and
+// the ratio to them as well ("reference_seconds", "per_reference").
 template <class Kernel>
-void measure(bench::Session& session, const std::string& name, const Geometry& geometry, Kernel&& kernel,
-             int repetitions = 0) {
+bench::Timing measure(bench::Session& session, const std::string& name, const Geometry& geometry, Kernel&& kernel,
+                      int repetitions = 0, const bench::Timing* reference = nullptr) {
   bench::Result result;
   result.bench = name;
   result.precision = "double";
   result.lattice = geometry.dims();
   bench::apply_model(result, bench::derived_model(session, kernel), static_cast<double>(geometry.volume()));
   result.extra["ranks"] = geometry.decomposition().ranks();
-  session.record(result, session.time(kernel, repetitions));
+  const bench::Timing timing = session.time(kernel, repetitions);
+  if (reference) {
+    result.extra["reference_seconds"] = reference->seconds;
+    result.extra["per_reference"] = timing.seconds / reference->seconds;
+  }
+  session.record(result, timing);
+  return timing;
 }
 
 void run(const Options& opt, int L, bench::Session& session) {
@@ -103,8 +114,16 @@ void run(const Options& opt, int L, bench::Session& session) {
   measure(session, "wilson_flow_step", geometry, [&] { flow_step(U, 1e-9, flow); });
   // One Cabibbo-Marinari heatbath sweep and one overrelaxation sweep.
   std::uint64_t sweep = 0;
-  measure(session, "heatbath_sweep_wilson", geometry, [&] { heatbath_sweep(U, 6.0, 3, sweep++); });
+  const bench::Timing heatbath =
+      measure(session, "heatbath_sweep_wilson", geometry, [&] { heatbath_sweep(U, 6.0, 3, sweep++); });
   measure(session, "overrelaxation_sweep_wilson", geometry, [&] { overrelaxation_sweep(U); });
+  // One gauge-fixing sweep by overrelaxation, Landau and Coulomb, each
+  // beside the heatbath sweep timed just before in this run (per_reference:
+  // its time over the heatbath sweep's; the machine's load changes less
+  // between neighbouring measurements than between runs).
+  GaugeFixing<double> landau(geometry, GaugeCondition::landau), coulomb(geometry, GaugeCondition::coulomb);
+  measure(session, "gauge_fixing_sweep_landau", geometry, [&] { landau.sweep(U); }, 0, &heatbath);
+  measure(session, "gauge_fixing_sweep_coulomb", geometry, [&] { coulomb.sweep(U); }, 0, &heatbath);
 }
 
 // One dynamical two-flavour clover trajectory on L^4 (see the top of the file).

@@ -8,6 +8,7 @@
 #include "test_halo_staging.cpp"
 #include "test_decomposition_hmc.cpp"
 #include "test_decomposition_quenched.cpp"
+#include "test_decomposition_gauge_fixing.cpp"
 #include "test_decomposition_dynamical.cpp"
 #include "test_decomposition_multiphysics.cpp"
 #include "test_decomposition_hadrons.cpp"
