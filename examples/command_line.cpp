@@ -60,6 +60,11 @@ CommandLine::Option& CommandLine::Option::show_default() {
   return *this;
 }
 
+CommandLine::Option& CommandLine::Option::required() {
+  implementation_->options[index_]->required();
+  return *this;
+}
+
 CommandLine::CommandLine(const std::string& description)
     : implementation_(std::make_unique<Implementation>(description)) {}
 
@@ -88,6 +93,13 @@ CommandLine::Option CommandLine::option(const std::string& names, std::string& v
 CommandLine::Option CommandLine::option(const std::string& names, std::vector<int>& values, const std::string& help) {
   const std::size_t index = implementation_->add(names, values, help);
   implementation_->options[index]->delimiter(',');  // "8 8 8 16" and "8,8,8,16" alike
+  return Option(*implementation_, index);
+}
+
+CommandLine::Option CommandLine::option(const std::string& names, std::vector<std::string>& values,
+                                        const std::string& help) {
+  const std::size_t index = implementation_->add(names, values, help);
+  implementation_->options[index]->delimiter(',');
   return Option(*implementation_, index);
 }
 

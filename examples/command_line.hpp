@@ -44,6 +44,7 @@ class CommandLine {
     Option& one_of(std::initializer_list<std::string> values);  // CLI::IsMember
     Option& expected(int count);  // a list option takes exactly this many values
     Option& show_default();       // the help shows the current value as the default
+    Option& required();           // the command line must give it
 
    private:
     friend class CommandLine;
@@ -68,6 +69,9 @@ class CommandLine {
   // A list: values separated by spaces or commas ("8 8 8 16", "8,8,8,16").
   Option option(const std::string& names, std::vector<int>& values, const std::string& help);
 
+  // A list of words ("point,wall" or "point wall"); names without dashes
+  // make it positional ("configurations": the words that name no option).
+  Option option(const std::string& names, std::vector<std::string>& values, const std::string& help);
   // A flag without a value: sets `value` to true, or to false for a name
   // written "!--no-name".
   void flag(const std::string& names, bool& value, const std::string& help);

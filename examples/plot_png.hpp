@@ -29,12 +29,18 @@ struct Series {
   std::string name;  // in the legend; empty: not listed
   std::vector<double> x, y;
   Colour colour = blue;
+  std::vector<double> y_error = {};  // error bars y +- y_error where given and finite
+  bool joined = true;           // a line between neighbouring points, or markers alone
+  bool markers = true;          // a square at each point
 };
 
 struct Panel {
   std::string title, x_title, y_title;
   bool log_y = false;
   std::vector<Series> series;
+  // The vertical range, where the data's own would be swamped (effective
+  // masses at large t); points outside it are left out, error bars cut.
+  double y_low = std::numeric_limits<double>::quiet_NaN(), y_high = std::numeric_limits<double>::quiet_NaN();
 };
 
 namespace detail {
@@ -93,6 +99,9 @@ inline void log_ticks(Axis& axis) {
 }
 
 inline bool plotted(double x, double y, bool log_y) { return std::isfinite(x) && std::isfinite(y) && (!log_y || y > 0); }
+inline bool plotted(const Panel& panel, double x, double y) {
+  return plotted(x, y, panel.log_y) && !(y < panel.y_low) && !(y > panel.y_high);  // NaN bounds: no limit
+}
 
 // The range of the data, widened by 5 % on each side (a single value: by
 // one unit, or a tenth of itself).
@@ -100,11 +109,20 @@ inline Axis data_axis(const Panel& panel, bool vertical) {
   double low = std::numeric_limits<double>::infinity(), high = -low;
   for (const Series& s : panel.series)
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!plotted(s.x[i], s.y[i], panel.log_y)) continue;
+      if (!plotted(panel, s.x[i], s.y[i])) continue;
       const double v = vertical ? (panel.log_y ? std::log10(s.y[i]) : s.y[i]) : s.x[i];
       low = std::min(low, v);
       high = std::max(high, v);
+      if (vertical && !panel.log_y && i < s.y_error.size() && std::isfinite(s.y_error[i])) {
+        low = std::min(low, s.y[i] - std::abs(s.y_error[i]));
+        high = std::max(high, s.y[i] + std::abs(s.y_error[i]));
+      }
     }
+  if (vertical && !panel.log_y && std::isfinite(panel.y_low) && std::isfinite(panel.y_high)) {
+    Axis axis{panel.y_low, panel.y_high, {}, {}};
+    linear_ticks(axis, 5);
+    return axis;
+  }
   if (!(low <= high)) low = 0, high = 1;  // nothing to plot
   if (high - low < 1e-12 * std::max(1.0, std::abs(high))) {
     const double widen = low == 0 || (vertical && panel.log_y) ? 1.0 : 0.1 * std::abs(low);
@@ -167,24 +185,32 @@ inline void draw_panel(Canvas& canvas, const Panel& panel, int left, int top, in
               panel.x_title, black, scale);
   canvas.text(left + 12, middle_y + Canvas::text_width(panel.y_title, scale) / 2, panel.y_title, black, scale, true);
 
-  // The data: lines between neighbouring plotted points, then markers.
+  // The data: lines between neighbouring plotted points, then error bars
+  // (on a linear axis) and markers.
   for (const Series& s : panel.series) {
     bool previous = false;
     int last_x = 0, last_y = 0;
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!detail::plotted(s.x[i], s.y[i], panel.log_y)) {
+      if (!detail::plotted(panel, s.x[i], s.y[i])) {
         previous = false;
         continue;
       }
       const int x = px(s.x[i]), y = py(panel.log_y ? std::log10(s.y[i]) : s.y[i]);
-      if (previous) canvas.line(last_x, last_y, x, y, s.colour, 2);
+      if (previous && s.joined) canvas.line(last_x, last_y, x, y, s.colour, 2);
       previous = true;
       last_x = x;
       last_y = y;
     }
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-      if (detail::plotted(s.x[i], s.y[i], panel.log_y)) {
+      if (s.markers && detail::plotted(panel, s.x[i], s.y[i])) {
         const int x = px(s.x[i]), y = py(panel.log_y ? std::log10(s.y[i]) : s.y[i]);
+        if (!panel.log_y && i < s.y_error.size() && std::isfinite(s.y_error[i])) {
+          const int top_y = std::max(frame_top, py(s.y[i] + std::abs(s.y_error[i])));
+          const int bottom_y = std::min(frame_bottom, py(s.y[i] - std::abs(s.y_error[i])));
+          canvas.line(x, top_y, x, bottom_y, s.colour, 2);
+          canvas.line(x - 5, top_y, x + 5, top_y, s.colour, 2);
+          canvas.line(x - 5, bottom_y, x + 5, bottom_y, s.colour, 2);
+        }
         canvas.fill(x - 4, y - 4, x + 4, y + 4, s.colour);
       }
   }
