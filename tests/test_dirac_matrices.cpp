@@ -9,29 +9,15 @@
 #include <string>
 
 #include "eigen_conversions.hpp"
+#include "hadron_references.hpp"
 #include "solvers/qcd/measure/meson_channels.hpp"
 #include "test_support.hpp"
 
 namespace latte::testing {
 namespace {
 
-Eigen::Matrix4cd dense_gamma(int mu) {
-  switch (mu) {
-    case 0: return to_eigen(gamma_matrix<0>());
-    case 1: return to_eigen(gamma_matrix<1>());
-    case 2: return to_eigen(gamma_matrix<2>());
-    case 3: return to_eigen(gamma_matrix<3>());
-    default: return to_eigen(gamma_matrix<4>());
-  }
-}
-
-// gamma_1^b0 gamma_2^b1 gamma_3^b2 gamma_4^b3 multiplied out densely.
-Eigen::Matrix4cd dense_product(int n) {
-  Eigen::Matrix4cd g = Eigen::Matrix4cd::Identity();
-  for (int mu = 0; mu < 4; ++mu)
-    if ((n >> mu) & 1) g = g * dense_gamma(mu);
-  return g;
-}
+using hadrons::Gamma_dense;
+using hadrons::gamma_dense;
 
 Eigen::Matrix4cd dense(const SpinPermutation& p) { return to_eigen(dense_spin_matrix(p)); }
 
@@ -44,9 +30,9 @@ int relative_sign(const Eigen::Matrix4cd& a, const Eigen::Matrix4cd& b) {
 
 TEST(DiracMatrices, GammaOfNIsTheProductInChromasOrder) {
   for (int n = 0; n < dirac_matrix_count; ++n)
-    EXPECT_LT((dense(dirac_gamma(n)) - dense_product(n)).norm(), 1e-15) << "Gamma(" << n << ")";
+    EXPECT_LT((dense(dirac_gamma(n)) - Gamma_dense(n)).norm(), 1e-15) << "Gamma(" << n << ")";
   for (int mu = 0; mu < 5; ++mu)
-    EXPECT_LT((dense(gamma_permutation(mu)) - dense_gamma(mu)).norm(), 1e-15) << "mu = " << mu;
+    EXPECT_LT((dense(gamma_permutation(mu)) - gamma_dense(mu)).norm(), 1e-15) << "mu = " << mu;
   // Gamma(15) is gamma_5 = diag(1, 1, -1, -1), Gamma(8) gamma_t.
   EXPECT_EQ(dirac_gamma(15), gamma_permutation(4));
   EXPECT_EQ(dirac_gamma(8), gamma_permutation(3));
@@ -82,21 +68,21 @@ TEST(DiracMatrices, PermutationAlgebraMatchesDenseAlgebra) {
 TEST(DiracMatrices, ChargeConjugation) {
   const Eigen::Matrix4cd C = dense(charge_conjugation());
   for (int mu = 0; mu < 4; ++mu)
-    EXPECT_LT((C * dense_gamma(mu) * C.inverse() + dense_gamma(mu).transpose()).norm(), 1e-15) << "mu = " << mu;
+    EXPECT_LT((C * gamma_dense(mu) * C.inverse() + gamma_dense(mu).transpose()).norm(), 1e-15) << "mu = " << mu;
   EXPECT_EQ(charge_conjugation(), dirac_gamma(10));  // gamma_2 gamma_4
   EXPECT_LT((C.transpose() + C).norm(), 1e-15);       // C^T = -C = C^-1
   EXPECT_LT((C * C + Eigen::Matrix4cd::Identity()).norm(), 1e-15);
   // The diquarks: C gamma_5 antisymmetric, C gamma_k symmetric.
-  const Eigen::Matrix4cd Cg5 = C * dense_gamma(4);
+  const Eigen::Matrix4cd Cg5 = C * gamma_dense(4);
   EXPECT_LT((Cg5.transpose() + Cg5).norm(), 1e-15);
   for (int k = 0; k < 3; ++k) {
-    const Eigen::Matrix4cd Cgk = C * dense_gamma(k);
+    const Eigen::Matrix4cd Cgk = C * gamma_dense(k);
     EXPECT_LT((Cgk.transpose() - Cgk).norm(), 1e-15) << "k = " << k;
   }
 }
 
 TEST(DiracMatrices, BarIsGammaFourAdjointGammaFour) {
-  const Eigen::Matrix4cd g4 = dense_gamma(3);
+  const Eigen::Matrix4cd g4 = gamma_dense(3);
   for (int n = 0; n < dirac_matrix_count; ++n) {
     const Eigen::Matrix4cd G = dense(dirac_gamma(n).times_i_power(1));
     EXPECT_LT((dense(barred(dirac_gamma(n).times_i_power(1))) - g4 * G.adjoint() * g4).norm(), 1e-15);
@@ -107,9 +93,9 @@ TEST(DiracMatrices, BarIsGammaFourAdjointGammaFour) {
 }
 
 TEST(DiracMatrices, TableQuantumNumbersFollowFromTheMatrices) {
-  const Eigen::Matrix4cd g4 = dense_gamma(3), C = dense(charge_conjugation());
+  const Eigen::Matrix4cd g4 = gamma_dense(3), C = dense(charge_conjugation());
   for (int n = 0; n < dirac_matrix_count; ++n) {
-    const Eigen::Matrix4cd G = dense_product(n);
+    const Eigen::Matrix4cd G = Gamma_dense(n);
     const int P = relative_sign(g4 * G * g4, G);
     const int Cc = relative_sign(C * G.transpose() * C.inverse(), G);
     EXPECT_EQ(P, meson_table[n].P) << meson_table[n].name;
@@ -119,7 +105,7 @@ TEST(DiracMatrices, TableQuantumNumbersFollowFromTheMatrices) {
     bool scalar = true;
     for (int i = 0; i < 3; ++i)
       for (int j = i + 1; j < 3; ++j) {
-        const Eigen::Matrix4cd sigma = dense_gamma(i) * dense_gamma(j);
+        const Eigen::Matrix4cd sigma = gamma_dense(i) * gamma_dense(j);
         scalar = scalar && (sigma * G - G * sigma).norm() < 1e-14;
       }
     EXPECT_EQ(meson_table[n].J, scalar ? 0 : 1) << meson_table[n].name;
@@ -130,9 +116,9 @@ TEST(DiracMatrices, TableQuantumNumbersFollowFromTheMatrices) {
   EXPECT_EQ(channel_name({gamma_index::pion, gamma_index::pion}), "pion");
   EXPECT_EQ(channel_name({gamma_index::pion_2, gamma_index::pion}), "pion_2-pion");
   // the named forms: pion_2 ~ gamma_4 gamma_5, a1_x ~ gamma_1 gamma_5, b1_z ~ gamma_3 gamma_4 gamma_5
-  EXPECT_NE(relative_sign(dense_product(7), dense_gamma(3) * dense_gamma(4)), 0);
-  EXPECT_NE(relative_sign(dense_product(14), dense_gamma(0) * dense_gamma(4)), 0);
-  EXPECT_NE(relative_sign(dense_product(3), dense_gamma(2) * dense_gamma(3) * dense_gamma(4)), 0);
+  EXPECT_NE(relative_sign(Gamma_dense(7), gamma_dense(3) * gamma_dense(4)), 0);
+  EXPECT_NE(relative_sign(Gamma_dense(14), gamma_dense(0) * gamma_dense(4)), 0);
+  EXPECT_NE(relative_sign(Gamma_dense(3), gamma_dense(2) * gamma_dense(3) * gamma_dense(4)), 0);
 }
 
 }  // namespace
