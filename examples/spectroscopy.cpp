@@ -8,6 +8,7 @@
 //   spectroscopy b57_*.nersc --kappa 0.160 --out b57
 //   spectroscopy cfg/*.lime --mass -0.35 --csw 1.0 --sources point,wall,gaussian --source-times 0,8
 //   spectroscopy cfg/*.nersc --kappa 0.160 --fit pion:4:7 --fit proton:3:6 --correlated
+//   spectroscopy --analyse b57.h5 --fit proton:5:7 --out b57_refit   (no solves)
 //
 // Sources (each on every --source-times timeslice, at --source-site in space):
 //   point      a unit source at one site
@@ -82,6 +83,7 @@ struct Options {
   GaugeFixingControl gauge_fixing{1e-12, 20000, 10};
   spectroscopy::AnalysisOptions analysis;
   std::vector<std::string> fits;
+  std::string analyse;  // an earlier run's <out>.h5: analyse it again, solve nothing
   std::string out = "spectroscopy";
 };
 
@@ -151,6 +153,23 @@ std::vector<Momentum> chosen_momenta(int max_squared, const Coordinate& dims) {
 
 std::string momentum_name(const Momentum& n) {
   return "p_" + std::to_string(n[0]) + "_" + std::to_string(n[1]) + "_" + std::to_string(n[2]);
+}
+
+// The analysis (printed, and stored in the file beside the correlators),
+// then the four output files, written by rank 0.
+void analyse_and_write(files::CorrelatorFile& file, int T, const Options& options) {
+  spectroscopy::Analysis analysis = spectroscopy::analyse(file, T, options.analysis);
+  spectroscopy::print(analysis);
+  file.analysis = spectroscopy::records(analysis);
+  file.parameters.push_back({"analysis", spectroscopy::describe(options.analysis)});
+  write_on_root([&] {
+    files::write_correlator_hdf5(options.out + ".h5", file);
+    files::write_correlator_csv(options.out + ".csv", file);
+    spectroscopy::write_analysis_csv(options.out + "_analysis.csv", analysis);
+    spectroscopy::write_png(options.out + ".png", analysis);
+  });
+  std::printf("wrote %s.h5, %s.csv, %s_analysis.csv, %s.png\n", options.out.c_str(), options.out.c_str(),
+              options.out.c_str(), options.out.c_str());
 }
 
 // The correlators of one configuration, by their file path.
@@ -350,18 +369,23 @@ int run(const Options& options, const Dirac* /*tag*/) {
                      {"time_convention", "the source at t = 0; source times averaged"},
                      {"conventions", "solvers/qcd/measure/README.md"}};
 
-  spectroscopy::Analysis analysis = spectroscopy::analyse(file, T, options.analysis);
-  spectroscopy::print(analysis);
-  file.analysis = spectroscopy::records(analysis);
-  file.parameters.push_back({"analysis", spectroscopy::describe(options.analysis)});
-  write_on_root([&] {
-    files::write_correlator_hdf5(options.out + ".h5", file);
-    files::write_correlator_csv(options.out + ".csv", file);
-    spectroscopy::write_analysis_csv(options.out + "_analysis.csv", analysis);
-    spectroscopy::write_png(options.out + ".png", analysis);
-  });
-  std::printf("wrote %s.h5, %s.csv, %s_analysis.csv, %s.png\n", options.out.c_str(), options.out.c_str(),
-              options.out.c_str(), options.out.c_str());
+  analyse_and_write(file, T, options);
+  return 0;
+}
+
+// --analyse: the correlators of an earlier run, read from its HDF5 file
+// and analysed again (other fit windows, bins, correlated fits) without a
+// solve; the file's parameters are kept, its analysis replaced.
+int reanalyse(const Options& options) {
+  files::CorrelatorFile file = files::read_correlator_hdf5(options.analyse);
+  if (file.correlators.empty() || file.correlators.front().values.empty() ||
+      file.correlators.front().values.front().empty())
+    throw std::invalid_argument("--analyse " + options.analyse + ": the file holds no correlators");
+  const int T = static_cast<int>(file.correlators.front().values.front().size());
+  std::printf("Spectroscopy: the correlators of %zu configurations (T = %d) from %s\n", file.configurations.size(), T,
+              options.analyse.c_str());
+  std::erase_if(file.parameters, [](const auto& parameter) { return parameter.first == "analysis"; });
+  analyse_and_write(file, T, options);
   return 0;
 }
 
@@ -370,7 +394,7 @@ int main(int argc, char** argv) {
   programs::CommandLine cli{"Hadron spectroscopy on an ensemble: mesons and baryons from point, wall, gaussian or "
                             "Wuppertal sources, effective masses and fits with jackknife errors, written in Latte"};
   Options options;
-  cli.option("configurations", options.configurations, "gauge files (NERSC, ILDG/SciDAC, openQCD or MILC)").required();
+  cli.option("configurations", options.configurations, "gauge files (NERSC, ILDG/SciDAC, openQCD or MILC)");
   cli.option("--mass", options.mass, "bare quark mass m in M = 4 + m - Dslash/2 (or --kappa)");
   cli.option("--kappa", options.kappa, "hopping parameter kappa = 1/(2 (m + 4)) (or --mass)");
   cli.option("--csw", options.c_sw, "clover coefficient c_sw >= 0 (0: the Wilson action)");
@@ -398,14 +422,25 @@ int main(int argc, char** argv) {
   cli.option("--fit", options.fits, "a fit window hadron:t_min:t_max (pion, rho, proton, delta; repeat)");
   cli.flag("--correlated", options.analysis.correlated, "correlated fits (the covariance over the jackknife bins)");
   cli.option("--bin-size", options.analysis.bin_size, "configurations per jackknife bin").positive();
+  cli.option("--analyse", options.analyse,
+             "an earlier run's <out>.h5: its correlators analysed again (--fit, --bin-size, --correlated), nothing solved");
   cli.option("--out", options.out, "output prefix: <out>.h5, <out>.csv, <out>_analysis.csv, <out>.png");
   if (auto status = cli.parse(argc, argv)) return *status;
   try {
+    for (const std::string& fit : options.fits) spectroscopy::add_fit_window(options.analysis, fit);
+    if (!options.analyse.empty()) {
+      if (!options.configurations.empty())
+        throw std::invalid_argument("give gauge configurations or --analyse " + options.analyse + ", not both");
+      if (options.analyse == options.out + ".h5")
+        throw std::invalid_argument("--analyse " + options.analyse + ": choose another --out, or it is overwritten");
+      return reanalyse(options);
+    }
+    if (options.configurations.empty())
+      throw std::invalid_argument("no gauge configurations given (or --analyse an earlier run's file)");
     if (cli.count("--mass") && cli.count("--kappa")) throw std::invalid_argument("give --mass or --kappa, not both");
     if (!cli.count("--mass") && !cli.count("--kappa")) throw std::invalid_argument("give the quark's --mass or --kappa");
     if (cli.count("--kappa") && !(options.kappa > 0)) throw std::invalid_argument("--kappa must be positive");
     if (!(options.c_sw >= 0)) throw std::invalid_argument("--csw must be >= 0 (0: the Wilson action)");
-    for (const std::string& fit : options.fits) spectroscopy::add_fit_window(options.analysis, fit);
     return options.c_sw != 0 ? run(options, static_cast<const CloverDirac<double>*>(nullptr))
                              : run(options, static_cast<const WilsonDirac<double>*>(nullptr));
   } catch (const SolverError& error) {

@@ -201,11 +201,19 @@ inline void print(const Analysis& analysis) {
     return nullptr;
   };
   const statistics::CorrelatorFit *point = fit_of("point_point"), *wall = fit_of("wall_point");
-  if (point && wall) {
+  if (point && wall && point->replica_masses.size() == wall->replica_masses.size()) {
+    // Both fits are to the same configurations in the same bins: the
+    // difference's error is the jackknife spread of the replicas'
+    // differences, which keeps the correlation of the two sources.
+    std::vector<std::vector<double>> differences;
+    for (std::size_t k = 0; k < point->replica_masses.size(); ++k)
+      differences.push_back({wall->replica_masses[k] - point->replica_masses[k]});
     const double difference = wall->mass - point->mass;
-    const double sigma = std::sqrt(point->mass_error * point->mass_error + wall->mass_error * wall->mass_error);
-    std::printf("\npion mass, wall_point - point_point: %.6f, %.2f sigma (errors added in quadrature)\n", difference,
-                difference / sigma);
+    const double error = statistics::Jackknife::spread(differences)[0];
+    std::printf("\npion mass, wall_point - point_point: %s, %.2f sigma (jackknife of the difference; "
+                "%.2f sigma with the errors added in quadrature)\n",
+                with_error(difference, error).c_str(), difference / error,
+                difference / std::hypot(point->mass_error, wall->mass_error));
   }
 }
 

@@ -149,6 +149,25 @@ TEST(CorrelatorFit, PullsOfIndependentEnsemblesHaveUnitWidth) {
   }
 }
 
+TEST(CorrelatorFit, ReplicaMassesGiveTheErrorOfADifferenceWithItsCorrelation) {
+  // The mass fluctuates from configuration to configuration (10 %), the
+  // points hardly (0.1 %): two windows of the same data see the same
+  // fluctuation, so their difference has a far smaller error than the two
+  // errors added in quadrature.
+  const Jackknife jk(model_samples(CorrelatorModel::cosh, 16, 1.0, 0.5, 40, 0.02, 0.1, 1e-3, 7));
+  const statistics::CorrelatorFit early = statistics::fit_correlator(jk, CorrelatorModel::cosh, {2, 5}, false);
+  const statistics::CorrelatorFit late = statistics::fit_correlator(jk, CorrelatorModel::cosh, {5, 8}, false);
+  ASSERT_EQ(early.replica_masses.size(), jk.bins());
+  ASSERT_EQ(late.replica_masses.size(), jk.bins());
+  std::vector<std::vector<double>> masses, differences;
+  for (std::size_t k = 0; k < jk.bins(); ++k) {
+    masses.push_back({early.replica_masses[k]});
+    differences.push_back({late.replica_masses[k] - early.replica_masses[k]});
+  }
+  EXPECT_DOUBLE_EQ(Jackknife::spread(masses)[0], early.mass_error);
+  EXPECT_LT(Jackknife::spread(differences)[0], 0.2 * std::hypot(early.mass_error, late.mass_error));
+}
+
 TEST(CorrelatorFit, CorrelatedChiSquareUsesTheInverseCovariance) {
   const Jackknife jk(model_samples(CorrelatorModel::cosh, 12, 1.0, 0.6, 50, 0.03, 0.02, 0.01, 77));
   const statistics::FitWindow window{2, 6};

@@ -67,6 +67,10 @@ struct CorrelatorFit {
   double mass_error = 0, amplitude_error = 0;
   double chi2_per_dof = 0;
   int dof = 0;
+  // The mass fitted on each jackknife replica: the error of anything
+  // computed from masses of fits to the same bins (a difference, a ratio)
+  // comes from these, correlations included.
+  std::vector<double> replica_masses;
 };
 
 namespace detail {
@@ -239,6 +243,7 @@ inline CorrelatorFit fit_correlator(const Jackknife& jk, CorrelatorModel model, 
     const std::vector<double> yk = window_of(replica);
     const double mk = detail::best_mass(model, yk, w, window, T);
     replica_parameters.push_back({mk, detail::project(model, mk, yk, w, window, T).amplitude});
+    fit.replica_masses.push_back(mk);
   }
   const std::vector<double> errors = Jackknife::spread(replica_parameters);
   fit.mass_error = errors[0];
