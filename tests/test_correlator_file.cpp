@@ -18,6 +18,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 #include "examples/correlator_file.hpp"
 
 namespace latte::testing {
@@ -52,9 +54,16 @@ std::string bytes_of(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Each test in a directory of its own: ctest runs the tests of this file
+// side by side, and one's TearDown must not remove another's files.
 struct CorrelatorFileTest : ::testing::Test {
-  std::filesystem::path directory = std::filesystem::temp_directory_path() / "latte_correlator_file_test";
-  void SetUp() override { std::filesystem::create_directories(directory); }
+  std::filesystem::path directory;
+  void SetUp() override {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    directory = std::filesystem::temp_directory_path() /
+                ("latte_correlator_file_test_" + std::string(test->name()) + "_" + std::to_string(getpid()));
+    std::filesystem::create_directories(directory);
+  }
   void TearDown() override { std::filesystem::remove_all(directory); }
   std::string path(const std::string& name) const { return (directory / name).string(); }
 };
