@@ -9,7 +9,9 @@
 # WILSON_ARGS, LBM_ARGS, AXPY_ARGS). Every JSON line goes
 # to out.jsonl with "build": "old" or "new" added. A pair of runs counts only
 # where their two STREAM triads agree within 10 % (compare_builds_summary.py,
-# which makes the summary, says why).
+# which makes the summary, says why). Where a line's median sits below 0.97
+# but inside the yardsticks' range, bench/compare_kernels.sh says whether
+# the kernels it times are the same instructions in both builds.
 set -euo pipefail
 old=${1:?usage: compare_builds.sh <old build> <new build> [rounds] [out.jsonl]}
 new=${2:?usage: compare_builds.sh <old build> <new build> [rounds] [out.jsonl]}
