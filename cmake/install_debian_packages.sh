@@ -7,6 +7,7 @@ set -euo pipefail
 latte_packages=(g++ make cmake ccache libgtest-dev libxsimd-dev librandom123-dev libeigen3-dev
                 libcli11-dev nlohmann-json3-dev libpng-dev libopenmpi-dev openmpi-bin
                 libhdf5-dev  # the spectroscopy example's correlator files (examples/correlator_file.hpp)
+                libboost-dev  # Boost.Math and Boost.Multiprecision: the rational approximations (solvers/rational/)
                 python3)  # python3: bench/render_performance.py, run by the test docs_performance_tables
 # "fuzz" (tests/fuzz/run_fuzzers.sh): clang's libFuzzer, its sanitizer
 # runtimes and its OpenMP.

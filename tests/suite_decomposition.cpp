@@ -3,6 +3,7 @@
 #include "test_decomposition.cpp"
 #include "test_decomposition_physics.cpp"
 #include "test_decomposition_clover.cpp"
+#include "test_decomposition_multi_shift.cpp"
 #include "test_decomposition_files.cpp"
 #include "test_decomposition_gauge_files.cpp"
 #include "test_halo_staging.cpp"

@@ -3,6 +3,7 @@
 // instantiations.
 #include "test_wilson.cpp"
 #include "test_cg.cpp"
+#include "test_multi_shift_cg.cpp"
 #include "test_even_odd.cpp"
 #include "test_multi_rhs.cpp"
 #include "test_gauge_io.cpp"

@@ -27,6 +27,10 @@ struct SolverReport {
   std::vector<double> rhs_residuals;       // iterated relative residual at exit
   std::vector<double> rhs_true_residuals;  // recomputed |b_k - A x_k| / |b_k|
   std::vector<int> unconverged;            // those above the tolerance when the solve gave up
+  // Multi-shift solves (solvers/krylov/multi_shift_conjugate_gradient.hpp):
+  // the rhs_* entries above are per shift, and these the one-shift CG
+  // iterations that refined each shift's solution (0 where none was needed).
+  std::vector<int> refinement_iterations;
 };
 
 // A solver that cannot deliver: it diverged, broke down, met NaN or ran out
