@@ -62,6 +62,7 @@ using namespace latte;
 struct Options {
   std::vector<int> extents{8, 16, 24, 32};
   std::string precision = "both";
+  bool dslash = true;
   bool cg = true;
   bool multi_rhs = true;
   bool even_odd = true;
@@ -448,6 +449,7 @@ int main(int argc, char** argv) {
   cli.option("-p,--precision", opt.precision, "double, single or both")
       .one_of({"double", "single", "both"})
       .show_default();
+  cli.flag("!--no-dslash", opt.dslash, "skip the Dslash lines (and their yardsticks) of each extent");
   cli.flag("!--no-cg", opt.cg, "skip the CG iteration benchmark");
   cli.flag("!--no-multi-rhs", opt.multi_rhs, "skip the multi-right-hand-side Dslash (N = 1, 4, 12) and solve");
   cli.flag("!--no-even-odd", opt.even_odd,
@@ -467,8 +469,8 @@ int main(int argc, char** argv) {
     bench::Session session(opt.session);
     for (int L : opt.extents) {
       const Geometry geometry = bench::scaled_geometry({L, L, L, L}, opt.session.scaling);
-      if (opt.precision != "single") run_dslash<double>(geometry, session);
-      if (opt.precision != "double") run_dslash<float>(geometry, session);
+      if (opt.dslash && opt.precision != "single") run_dslash<double>(geometry, session);
+      if (opt.dslash && opt.precision != "double") run_dslash<float>(geometry, session);
       if (opt.cg && opt.precision != "single") run_cg_iteration<double>(geometry, session);
       if (opt.cg && opt.precision != "double") run_cg_iteration<float>(geometry, session);
       if (opt.even_odd && opt.precision != "single") run_even_odd_operators<double>(geometry, session);
