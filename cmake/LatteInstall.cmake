@@ -13,7 +13,9 @@ install(TARGETS latte EXPORT latteTargets)
 if(TARGET latte_runtime)  # latte::runtime: the run-time code compiled once (not on cuda)
   install(TARGETS latte_runtime EXPORT latteTargets)
 endif()
-install(TARGETS latte_rational EXPORT latteTargets)  # latte::rational: rational approximations
+if(rational_in_all)  # latte::rational: rational approximations
+  install(TARGETS latte_rational EXPORT latteTargets)
+endif()
 # The precompiled solvers (CMakeLists.txt), where this build makes them.
 if(TARGET latte_qcd_instances AND instances_in_all)
   install(TARGETS latte_qcd_instances latte_lbm_instances EXPORT latteTargets)
