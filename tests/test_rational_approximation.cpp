@@ -51,19 +51,19 @@ void expect_minimax(const RationalApproximation& r, double size_spread = 1e-6) {
 
 TEST(RationalApproximation, RemezEquioscillatesForTheRhmcPowers) {
   for (auto [p, q] : {std::pair{-1, 2}, {1, 2}, {-1, 4}, {1, 4}, {-1, 8}}) {
-    const RationalApproximation r = remez_approximation(p, q, 1e-4, 50, 12);
+    const RationalApproximation r = remez_approximation(p, q, 1e-4, 50, 10);
     expect_minimax(r);
-    std::printf("x^(%d/%d) on [1e-4, 50], degree 12: relative error %.4e\n", p, q, r.error);
+    std::printf("x^(%d/%d) on [1e-4, 50], degree 10: relative error %.4e\n", p, q, r.error);
   }
 }
 
 TEST(RationalApproximation, SmallestDegreeForATolerance) {
-  const double tolerance = 1e-9;
-  const RationalApproximation r = remez_approximation_to_tolerance(-1, 4, 1e-5, 64, tolerance);
+  const double tolerance = 1e-7;
+  const RationalApproximation r = remez_approximation_to_tolerance(-1, 4, 1e-4, 64, tolerance);
   expect_minimax(r);
   EXPECT_LE(r.error, tolerance);
-  EXPECT_GT(remez_approximation(-1, 4, 1e-5, 64, r.degree - 1).error, tolerance);
-  std::printf("x^(-1/4) on [1e-5, 64] to %.0e: degree %d, error %.3e\n", tolerance, r.degree, r.error);
+  EXPECT_GT(remez_approximation(-1, 4, 1e-4, 64, r.degree - 1).error, tolerance);
+  std::printf("x^(-1/4) on [1e-4, 64] to %.0e: degree %d, error %.3e\n", tolerance, r.degree, r.error);
   // The printed error curve a user looks at (examples print the same).
   for (const auto& [x, e] : relative_error_curve(r, 9)) std::printf("  x = %-12.5g  r(x)/x^(-1/4) - 1 = %+.3e\n", x, e);
 }
@@ -114,11 +114,11 @@ class RationalCache : public ::testing::Test {
 };
 
 TEST_F(RationalCache, KeepsTheBitsAndIsReadOnTheSecondCall) {
-  const RationalApproximation made = cached_rational_approximation(directory, -1, 2, 1e-4, 16, 1e-8);
-  const std::filesystem::path file = rational_cache_file(directory, -1, 2, 1e-4, 16, 1e-8);
+  const RationalApproximation made = cached_rational_approximation(directory, -1, 2, 1e-3, 16, 1e-6);
+  const std::filesystem::path file = rational_cache_file(directory, -1, 2, 1e-3, 16, 1e-6);
   ASSERT_TRUE(std::filesystem::exists(file));
   const auto written = std::filesystem::last_write_time(file);
-  const RationalApproximation read = cached_rational_approximation(directory, -1, 2, 1e-4, 16, 1e-8);
+  const RationalApproximation read = cached_rational_approximation(directory, -1, 2, 1e-3, 16, 1e-6);
   EXPECT_EQ(std::filesystem::last_write_time(file), written);  // read, not rewritten
   EXPECT_EQ(read.degree, made.degree);
   EXPECT_EQ(read.error, made.error);
@@ -126,8 +126,8 @@ TEST_F(RationalCache, KeepsTheBitsAndIsReadOnTheSecondCall) {
   EXPECT_EQ(read.poles, made.poles);
   EXPECT_EQ(read.residues, made.residues);
   // Other parameters are another file.
-  EXPECT_NE(rational_cache_file(directory, -1, 2, 1e-4, 16, 1e-9), file);
-  EXPECT_NE(rational_cache_file(directory, -1, 4, 1e-4, 16, 1e-8), file);
+  EXPECT_NE(rational_cache_file(directory, -1, 2, 1e-3, 16, 1e-7), file);
+  EXPECT_NE(rational_cache_file(directory, -1, 4, 1e-3, 16, 1e-6), file);
 }
 
 // Each damage to a good file, and the words its error must contain.

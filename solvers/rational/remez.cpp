@@ -155,6 +155,59 @@ Real zero_between(const Problem& problem, const Polynomial& N, const Polynomial&
   return (a + b) / 2;
 }
 
+// Where a Remez iteration is: the reference points (in t), the unknowns
+// (N's coefficients, D's but its leading 1, E), and the levelled error.
+struct RemezState {
+  std::vector<Real> t, z;
+  Real levelled = 0;
+};
+
+// Remez exchanges from `state` until the error's extrema agree to 1e-10
+// relative, at most max_exchanges. Returns why it failed, or an empty string.
+// (A step of the continuation in the power starts next to its answer and
+// levels in a few exchanges; one that does not is cut short and halved.)
+std::string exchange(const Problem& problem, RemezState& state, int max_exchanges = 200) {
+  const int n = problem.n, m = 2 * n + 2;
+  std::vector<Real>& t = state.t;
+  Real best_spread = 2;
+  int stalled = 0;
+  for (int iteration = 0; iteration < max_exchanges; ++iteration) {
+    if (!solve_reference_equations(problem, t, state.z)) return "Newton's method on the reference equations did not converge";
+    Polynomial N(state.z.begin(), state.z.begin() + n + 1), D(state.z.begin() + n + 1, state.z.begin() + 2 * n + 1);
+    D.push_back(1);
+    // Zeros of the error between the reference points, then its extrema between the zeros.
+    std::vector<Real> bounds{problem.t_lower};
+    for (int i = 0; i + 1 < m; ++i) bounds.push_back(zero_between(problem, N, D, t[i], t[i + 1]));
+    bounds.push_back(0);
+    std::vector<Real> next(m);
+    Real largest = 0, smallest = -1;
+    for (int i = 0; i < m; ++i) {
+      const int sign = (problem.error(N, D, t[i]) < 0) ? -1 : 1;
+      next[i] = extremum(problem, N, D, bounds[i], bounds[i + 1], sign);
+      const Real value = problem.error(N, D, next[i]);
+      if (i > 0 && ((value < 0) == (problem.error(N, D, next[i - 1]) < 0)))
+        return "the error's extrema do not alternate in sign (a pole inside the interval?)";
+      largest = std::max(largest, Real(abs(value)));
+      smallest = (smallest < 0) ? Real(abs(value)) : std::min(smallest, Real(abs(value)));
+    }
+    const Real spread = (largest - smallest) / largest;
+    state.levelled = largest;
+    t = next;
+    if (spread <= Real("1e-10")) return "";
+    // An exchange that no longer levels the error: near the precision's
+    // limit (errors of 1e-13 over many decades at high degree) a pole-zero
+    // pair can settle beside a reference point.
+    if (spread < best_spread) {
+      best_spread = spread;
+      stalled = 0;
+    } else if (++stalled == std::min(10, max_exchanges / 4)) {
+      return "the Remez exchange stalled with extrema differing by " + spread.str(3) +
+             " (relative); ask for a lower degree or a larger tolerance";
+    }
+  }
+  return "the Remez iteration did not level the error in " + std::to_string(max_exchanges) + " exchanges";
+}
+
 void check_arguments(int numerator, int denominator, double lower, double upper) {
   std::ostringstream why;
   if (denominator == 0) why << "the power's denominator is 0";
@@ -183,28 +236,32 @@ RationalApproximation remez_approximation(int numerator, int denominator, double
     return std::runtime_error("Latte rational approximation of " + problem.name + ": " + why);
   };
 
-  // The start: Zolotarev's approximation of y^-1/2 on [eps, 1], its poles
-  // p_l and zeros q_l (p_l < q_l) moved to the power: q_l = p_l (q_l / p_l)^(2|alpha|)
-  // (each factor (y + q) / (y + p) changes by about y^alpha's change over
-  // its stretch of the interval), poles and zeros swapped for a rising power
-  // (1 / r approximates y^-alpha); the reference points are the 2n + 2
-  // extrema of Zolotarev's error. That is the minimax approximation for
-  // alpha = -1/2 and close to it for the other powers. Starts from zero, or
-  // from poles and zeros evenly spaced in log y, left Newton's method at
-  // spurious solutions of the reference equations (poles inside the
-  // interval) for some degrees.
+  // The start: Zolotarev's approximation of y^-1/2 on [eps, 1] (its
+  // product form expanded, the reference points the 2n + 2 extrema of its
+  // error): the minimax approximation for alpha = -1/2 itself. From there
+  // the power is moved to -|alpha| in steps (continuation: the minimax
+  // approximation moves smoothly with the power, so each step's Remez
+  // iteration starts next to its answer; a step that fails is halved), and
+  // for a rising power the result is inverted (1 / r for y^-alpha is close
+  // to the minimax r for y^alpha: the same extrema, the error's sign
+  // turned) before a last Remez iteration. Starting each power from a guess
+  // of its own (zeros moved from Zolotarev's, poles and zeros evenly spaced
+  // in log y, or zero) left Newton's method at spurious solutions of the
+  // reference equations, with poles inside the interval, for some powers
+  // and degrees (x^-1/8 at degree 10, x^1/8 at 14, x^-3/8 at 12).
   const Real eps = exp(problem.t_lower);
-  std::vector<Real> t(m);
-  std::vector<Real> z(m, Real(0));
+  RemezState state;
+  state.t.resize(m);
+  state.z.assign(m, Real(0));
   {
     const std::vector<Real> c = rational_detail::zolotarev_coefficients(1 / eps, n);
     // Zolotarev's extrema in double precision are enough for a start.
     const RationalApproximation zolotarev = zolotarev_inverse_square_root(static_cast<double>(eps), 1.0, n);
     const std::vector<std::pair<double, double>> extrema = error_extrema(zolotarev);
     if (static_cast<int>(extrema.size()) != m) throw failure("Zolotarev's start has " + std::to_string(extrema.size()) + " extrema");
-    for (int i = 0; i < m; ++i) t[i] = log(Real(extrema[i].first));
-    t.front() = problem.t_lower;
-    t.back() = 0;
+    for (int i = 0; i < m; ++i) state.t[i] = log(Real(extrema[i].first));
+    state.t.front() = problem.t_lower;
+    state.t.back() = 0;
     Polynomial numerator_product{Real(1)}, denominator_product{Real(1)};
     auto multiply = [](Polynomial& poly, const Real& root) {  // poly *= (y + root)
       Polynomial next(poly.size() + 1, Real(0));
@@ -214,64 +271,49 @@ RationalApproximation remez_approximation(int numerator, int denominator, double
       }
       poly = next;
     };
-    for (int l = 1; l <= n; ++l) {
-      const Real pole = eps * c[2 * l - 1];  // in y = eps u
-      const Real zero = pole * pow(c[2 * l] / c[2 * l - 1], 2 * abs(problem.alpha));
-      multiply(denominator_product, problem.alpha < 0 ? pole : zero);
-      multiply(numerator_product, problem.alpha < 0 ? zero : pole);
+    for (int l = 1; l <= n; ++l) {  // in y = eps u
+      multiply(denominator_product, eps * c[2 * l - 1]);
+      multiply(numerator_product, eps * c[2 * l]);
     }
-    // The constant levels the guess's error at the two ends.
-    auto ratio = [&](const Real& tt) {
+    auto ratio = [&](const Real& tt) {  // R / y^-1/2 before the constant
       const Real y = exp(tt);
-      return evaluate(numerator_product, y) / (evaluate(denominator_product, y) * exp(problem.alpha * tt));
+      return evaluate(numerator_product, y) / (evaluate(denominator_product, y) * exp(-tt / 2));
     };
-    const Real C = 2 / (ratio(t.front()) + ratio(t.back()));
-    for (int j = 0; j <= n; ++j) z[j] = C * numerator_product[j];
-    for (int j = 0; j < n; ++j) z[n + 1 + j] = denominator_product[j];
-    z[2 * n + 1] = C * ratio(t.front()) - 1;
+    const Real C = 2 / (ratio(state.t.front()) + ratio(state.t.back()));  // levels the ends
+    for (int j = 0; j <= n; ++j) state.z[j] = C * numerator_product[j];
+    for (int j = 0; j < n; ++j) state.z[n + 1 + j] = denominator_product[j];
+    state.z[2 * n + 1] = C * ratio(state.t.front()) - 1;
   }
-  Polynomial N, D;
-  Real levelled = 0;
-  bool converged = false;
-  Real best_spread = 2;
-  int stalled = 0;
-  for (int iteration = 0; iteration < 200 && !converged; ++iteration) {
-    if (!solve_reference_equations(problem, t, z)) throw failure("Newton's method on the reference equations did not converge");
-    N.assign(z.begin(), z.begin() + n + 1);
-    D.assign(z.begin() + n + 1, z.begin() + 2 * n + 1);
-    D.push_back(1);
-    // Zeros of the error between the reference points, then its extrema between the zeros.
-    std::vector<Real> bounds{problem.t_lower};
-    for (int i = 0; i + 1 < m; ++i) bounds.push_back(zero_between(problem, N, D, t[i], t[i + 1]));
-    bounds.push_back(0);
-    std::vector<Real> next(m);
-    Real largest = 0, smallest = -1;
-    bool alternates = true;
-    for (int i = 0; i < m; ++i) {
-      const int sign = (problem.error(N, D, t[i]) < 0) ? -1 : 1;
-      next[i] = extremum(problem, N, D, bounds[i], bounds[i + 1], sign);
-      const Real value = problem.error(N, D, next[i]);
-      if (i > 0 && ((value < 0) == (problem.error(N, D, next[i - 1]) < 0))) alternates = false;
-      largest = std::max(largest, Real(abs(value)));
-      smallest = (smallest < 0) ? Real(abs(value)) : std::min(smallest, Real(abs(value)));
-    }
-    if (!alternates) throw failure("the error's extrema do not alternate in sign (a pole inside the interval?)");
-    const Real spread = (largest - smallest) / largest;
-    converged = spread <= Real("1e-10");
-    levelled = largest;
-    t = next;
-    // An exchange that no longer levels the error: near the precision's
-    // limit (errors of 1e-13 over many decades at high degree) a pole-zero
-    // pair can settle beside a reference point.
-    if (spread < best_spread) {
-      best_spread = spread;
-      stalled = 0;
-    } else if (++stalled == 10) {
-      throw failure("the Remez exchange stalled with extrema differing by " + spread.str(3) +
-                    " (relative); ask for a lower degree or a larger tolerance");
+  const Real target = -abs(problem.alpha);
+  Real power = Real(-1) / 2, step = Real(1) / 8;
+  std::string why = exchange(Problem{n, power, problem.t_lower, problem.name}, state);
+  if (!why.empty()) throw failure("at the start (x^-1/2): " + why);
+  while (power != target) {
+    const Real next = (target > power) ? std::min(Real(power + step), target) : std::max(Real(power - step), target);
+    RemezState trial = state;
+    why = exchange(Problem{n, next, problem.t_lower, problem.name}, trial, 20);
+    if (why.empty()) {
+      power = next;
+      state = trial;
+    } else if ((step /= 2) < Real(1) / 1024) {
+      throw failure("continuing from x^-1/2, at the power " + next.str(6) + ": " + why);
     }
   }
-  if (!converged) throw failure("the Remez iteration did not level the error in 200 exchanges");
+  if (problem.alpha > 0) {  // 1 / r: the numerator becomes the denominator, both made monic again
+    const Real lead = state.z[n];
+    std::vector<Real> inverted(m);
+    for (int j = 0; j < n; ++j) inverted[j] = state.z[n + 1 + j] / lead;
+    inverted[n] = 1 / lead;
+    for (int j = 0; j < n; ++j) inverted[n + 1 + j] = state.z[j] / lead;
+    inverted[2 * n + 1] = -state.z[2 * n + 1];
+    state.z = inverted;
+    why = exchange(problem, state);
+    if (!why.empty()) throw failure("from the inverse of x^" + target.str(6) + "'s approximation: " + why);
+  }
+  const std::vector<Real>& z = state.z;
+  Polynomial N(z.begin(), z.begin() + n + 1), D(z.begin() + n + 1, z.begin() + 2 * n + 1);
+  D.push_back(1);
+  const Real levelled = state.levelled;
 
   // Poles: the roots of D on the negative axis, y = -w, w from eps 1e-12 to 1e12.
   const Real w_low = log(Real(lower) / Real(upper)) - log(Real(1e12)), w_high = log(Real(1e12));

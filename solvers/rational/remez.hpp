@@ -11,10 +11,11 @@
 // (Newton's method on the 2n + 2 unknowns, which the equations hold
 // bilinearly), then move the reference points to the extrema of the error
 // N / (D y^(p/q)) - 1 between its zeros, until the extrema are equal in size
-// to a relative 1e-12: the error then equioscillates and |E| is the minimax
-// error. The first reference points are spaced like Chebyshev points in
-// log y, which is close to where the extrema of a power's approximation
-// fall over many decades. The poles are the roots of D (real and negative
+// to a relative 1e-10: the error then equioscillates and |E| is the minimax
+// error. It starts from Zolotarev's approximation of x^-1/2 and moves the
+// power to the one asked for in steps (solvers/rational/README.md: starts of
+// each power's own left Newton's method at spurious solutions with poles
+// inside the interval). The poles are the roots of D (real and negative
 // for these powers: found by sign changes on the negative axis and refined
 // by bisection), the residues N(-pole) / D'(-pole).
 //
