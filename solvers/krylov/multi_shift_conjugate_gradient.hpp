@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -114,12 +115,16 @@ SolverReport multi_shift_conjugate_gradient(const Operator& A, const std::vector
 
   const double sigma0 = *std::min_element(shifts.begin(), shifts.end());
   Field r(b.geometry()), p(b.geometry()), Ap(b.geometry());
-  std::vector<Field> pk;
-  pk.reserve(n);
-  for (int k = 0; k < n; ++k) pk.emplace_back(b.geometry());
   r = b;
   p = b;
-  for (Field& q : pk) q = b;
+  // A shift equal to sigma_0 keeps zeta = 1 exactly (alpha(prev) / alpha(prev)),
+  // so its p_k is the base p: it steps along p, with no field of its own.
+  std::vector<std::optional<Field>> pk(n);
+  for (int k = 0; k < n; ++k)
+    if (shifts[k] != sigma0) {
+      pk[k].emplace(b.geometry());
+      *pk[k] = b;
+    }
   std::vector<double> zeta(n, 1.0), zeta_previous(n, 1.0);
   std::vector<bool> active(n, true);
   int still_active = n;
@@ -152,18 +157,22 @@ SolverReport multi_shift_conjugate_gradient(const Operator& A, const std::vector
       const double residual = std::abs(zeta_next) * std::sqrt(rr_next) / b_norm;
       report.rhs_residuals[k] = residual;
       if (!std::isfinite(residual)) fail("NaN or infinity in the residual of shift " + std::to_string(k));
-      if (residual <= tolerance[k]) {  // the last update of x_k; p_k is no longer needed
-        x[k] += alpha_k * pk[k];
+      const bool converged = residual <= tolerance[k];
+      if (converged || !pk[k]) {  // x_k's last update (p_k no longer needed), or a step along the base p
+        x[k] += alpha_k * (pk[k] ? *pk[k] : p);
         report.flops += 4 * reals * volume;
+      } else {
+        // x_k += alpha_k p_k and p_k = zeta_k(next) r + beta_k p_k in one pass
+        // (both read the old p_k): x_k, p_k and r read, x_k and p_k written.
+        assign_all(std::tie(x[k], *pk[k]), x[k] + alpha_k * *pk[k], zeta_next * r + (beta * ratio * ratio) * *pk[k]);
+        report.flops += 8 * reals * volume;
+      }
+      if (converged) {
         active[k] = false;
         --still_active;
         report.rhs_iterations[k] = report.iterations;
         continue;
       }
-      // x_k += alpha_k p_k and p_k = zeta_k(next) r + beta_k p_k in one pass
-      // (both read the old p_k): x_k, p_k and r read, x_k and p_k written.
-      assign_all(std::tie(x[k], pk[k]), x[k] + alpha_k * pk[k], zeta_next * r + (beta * ratio * ratio) * pk[k]);
-      report.flops += 8 * reals * volume;
       zeta_previous[k] = zeta[k];
       zeta[k] = zeta_next;
     }

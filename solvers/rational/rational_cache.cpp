@@ -32,14 +32,14 @@ class FileReader {
   // The next line that is not a comment, its words before any '#'.
   std::istringstream next(const char* what) {
     std::string line;
-    while (std::getline(in_, line)) {
-      ++line_number_;
-      const auto hash = line.find('#');
-      if (hash != std::string::npos) line.erase(hash);
-      if (line.find_first_not_of(" \t\r") != std::string::npos) return std::istringstream(line);
-    }
+    if (next_line(line)) return std::istringstream(line);
     ++line_number_;
     fail(std::string("the file ends where ") + what + " was expected");
+  }
+  // Whether only comments and blank lines are left.
+  bool at_end() {
+    std::string line;
+    return !next_line(line);
   }
   // A line "key value..." with the given key.
   std::istringstream keyed(const std::string& key) {
@@ -72,6 +72,16 @@ class FileReader {
   }
 
  private:
+  bool next_line(std::string& line) {
+    while (std::getline(in_, line)) {
+      ++line_number_;
+      const auto hash = line.find('#');
+      if (hash != std::string::npos) line.erase(hash);
+      if (line.find_first_not_of(" \t\r") != std::string::npos) return true;
+    }
+    return false;
+  }
+
   std::filesystem::path file_;
   std::ifstream in_;
   int line_number_ = 0;
@@ -168,12 +178,7 @@ RationalApproximation read_rational_approximation(const std::filesystem::path& f
     r.residues.push_back(residue);
   }
   // Nothing may follow the last pole but comments.
-  try {
-    std::istringstream extra = reader.next("");
-    reader.fail("more lines than the degree's " + std::to_string(r.degree) + " poles");
-  } catch (const std::runtime_error& e) {
-    if (std::string(e.what()).find("the file ends") == std::string::npos) throw;
-  }
+  if (!reader.at_end()) reader.fail("more lines than the degree's " + std::to_string(r.degree) + " poles");
   // The numbers must still make the approximation they claim to be.
   double measured = 0;
   for (const auto& [x, e] : error_extrema(r)) measured = std::max(measured, std::abs(e));
