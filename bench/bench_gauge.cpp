@@ -4,7 +4,8 @@
 // one heatbath and one overrelaxation sweep, and one Landau and one
 // Coulomb gauge-fixing sweep (overrelaxation) beside the heatbath sweep, on
 // 16^4 and 24^4 by default; and one trajectory with two flavours of
-// dynamical Wilson-clover quarks on 8^4 and 16^4 by default.
+// dynamical Wilson-clover quarks on 8^4 and 16^4 by default, and one
+// 2+1-flavour trajectory on the same lattices, split by monomial.
 // How figures are taken (best of N, STREAM interleaved) is described in bench/session.hpp.
 //
 // The dynamical trajectory: beta = 5.6 Wilson gauge action, two flavours of
@@ -16,6 +17,19 @@
 // trajectory and, over all timed trajectories, the share of time in the CG
 // ("cg_share") and the CG iterations per trajectory. Its model counts every
 // statement of a trajectory, solves included.
+//
+// The 2+1-flavour trajectory: the same gauge action, light pair and
+// integrator, and a strange quark (kappa = 0.128, c_sw = 1) by one rational
+// pseudofermion (x^-1/2 and x^1/4 to 1e-10 on the spectrum of its even-odd
+// normal operator, measured by Lanczos on the thermalised configuration and
+// widened to [lambda_min / 2, 1.5 lambda_max]; cached in --rational-cache)
+// with its one-flavour clover log det, both on the pseudofermions' level.
+// Its line gives the seconds of the best trajectory and, over all timed
+// trajectories, each monomial's seconds per trajectory (force, action and
+// heatbath together; "seconds_<monomial>"), its share of the trajectory
+// ("share_<monomial>") and the CG iterations per trajectory of each fermion
+// monomial ("cg_iterations_<monomial>"; the strange quark's are the
+// multi-shift solves' shared iterations), and the poles.
 //
 // Models per site, derived by the library from the statements' expressions
 // (bench/derived_model.hpp; each distinct field read once per site, the
@@ -48,6 +62,8 @@
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
 #include "solvers/qcd/update/quenched_update.hpp"
+#include "solvers/qcd/update/rational_monomial.hpp"
+#include "solvers/qcd/update/timed_monomial.hpp"
 
 namespace {
 
@@ -56,6 +72,8 @@ using namespace latte;
 struct Options {
   std::vector<int> sizes{16, 24};
   std::vector<int> dynamical_sizes{8, 16};
+  std::vector<int> two_plus_one_sizes{8, 16};
+  std::string rational_cache = "latte_rational_cache";
   int trajectory_steps = 10;
   bench::SessionOptions session;
 };
@@ -174,6 +192,92 @@ void run_dynamical(int L, bench::Session& session) {
   session.record(result, timing);
 }
 
+// One 2+1-flavour clover trajectory on L^4 (see the top of the file).
+void run_two_plus_one(int L, const Options& opt, bench::Session& session) {
+  const Geometry geometry({L, L, L, L});
+  GaugeField<double> U(geometry);
+  U.set_unit();
+  for (std::uint64_t sweep = 0; sweep < 30; ++sweep) {
+    heatbath_sweep(U, 5.6, 3, sweep);
+    overrelaxation_sweep(U);
+  }
+  const double light_kappa = 0.13, strange_kappa = 0.128, c_sw = 1.0;
+  const auto boundary = FermionBoundary::antiperiodic_in_time();
+  const CloverParameters light{1.0 / (2.0 * light_kappa) - 4.0, c_sw, boundary};
+  const CloverParameters strange{1.0 / (2.0 * strange_kappa) - 4.0, c_sw, boundary};
+  // The strange operator's spectrum on this configuration sets the interval.
+  using Schur = EvenOddOperator<CloverEvenOddAction<double>>;
+  const CloverAction<double> strange_action(U, strange);
+  const Schur strange_schur{CloverEvenOddAction<double>(strange_action)};
+  const SpectralBounds spectrum = spectral_bounds<Lattice<Spinor<double>>>(NormalOperator<Schur>(strange_schur),
+                                                                          strange_schur.geometry());
+  const double lower = 0.5 * (spectrum.smallest - spectrum.smallest_error);
+  const double upper = 1.5 * (spectrum.largest + spectrum.largest_error);
+  GaugeMonomial<double> gauge(GaugeAction::wilson(5.6));
+  TwoFlavourMonomial<CloverAction<double>> light_pair(geometry, light, true);
+  CloverDeterminantMonomial<double> light_det(light, 2.0);
+  RationalMonomial<CloverAction<double>> strange_quark(
+      geometry, strange, true, rational_pseudofermion_approximations(1, 1, lower, upper, 1e-10, opt.rational_cache));
+  CloverDeterminantMonomial<double> strange_det(strange, 1.0);
+  struct Named {
+    const char* name;
+    TimedMonomial<double> timed;
+    const SolveTally* solves;
+  };
+  std::vector<Named> terms{{"light", TimedMonomial<double>(light_pair), &light_pair.tally()},
+                           {"light_det", TimedMonomial<double>(light_det), nullptr},
+                           {"strange", TimedMonomial<double>(strange_quark), &strange_quark.tally()},
+                           {"strange_det", TimedMonomial<double>(strange_det), nullptr},
+                           {"gauge", TimedMonomial<double>(gauge), nullptr}};
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 5, {&terms[0].timed, &terms[1].timed, &terms[2].timed, &terms[3].timed}},
+                                {IntegratorScheme::omelyan, 4, {&terms[4].timed}}});
+  HybridMonteCarlo<double> hmc(U, md, {&terms[0].timed, &terms[1].timed, &terms[2].timed, &terms[3].timed, &terms[4].timed},
+                               {1.0, 17, true});
+  for (int i = 0; i < 2; ++i) hmc.trajectory();
+  double seconds = 0;
+  int trajectories = 0;
+  bench::Result result;
+  result.bench = "hmc_trajectory_clover_two_plus_one";
+  result.precision = "double";
+  result.lattice = geometry.dims();
+  auto kernel = [&] {
+    const TrajectoryRecord r = hmc.trajectory();
+    seconds += r.seconds;
+    ++trajectories;
+  };
+  bench::apply_model(result, bench::derived_model(session, kernel), static_cast<double>(geometry.volume()));
+  // Only the timed trajectories below enter the split.
+  const double model_seconds = seconds;
+  const int model_trajectories = trajectories;
+  std::vector<double> start_seconds;
+  std::vector<long> start_iterations;
+  for (const Named& t : terms) {
+    start_seconds.push_back(t.timed.times().total());
+    start_iterations.push_back(t.solves ? t.solves->iterations : 0);
+  }
+  result.extra["ranks"] = geometry.decomposition().ranks();
+  const bench::Timing timing = session.time(kernel, 2);
+  const double timed = seconds - model_seconds;
+  const int timed_trajectories = std::max(trajectories - model_trajectories, 1);
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const double s = terms[k].timed.times().total() - start_seconds[k];
+    result.extra[std::string("seconds_") + terms[k].name] = s / timed_trajectories;
+    result.extra[std::string("share_") + terms[k].name] = timed > 0 ? s / timed : 0.0;
+    if (terms[k].solves)
+      result.extra[std::string("cg_iterations_") + terms[k].name] =
+          static_cast<double>(terms[k].solves->iterations - start_iterations[k]) / timed_trajectories;
+  }
+  result.extra["seconds_per_trajectory_mean"] = timed / timed_trajectories;
+  result.extra["poles"] = static_cast<double>(strange_quark.approximations().action.degree);
+  result.extra["rational_lower"] = lower;
+  result.extra["rational_upper"] = upper;
+  result.extra["kappa"] = light_kappa;
+  result.extra["strange_kappa"] = strange_kappa;
+  result.extra["c_sw"] = c_sw;
+  result.extra["beta"] = 5.6;
+  session.record(result, timing);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,12 +289,17 @@ int main(int argc, char** argv) {
   cli.option("--dynamical-sizes", opt.dynamical_sizes,
              "extents L of the L^4 lattices of the dynamical clover trajectory")
       .show_default();
+  cli.option("--two-plus-one-sizes", opt.two_plus_one_sizes,
+             "extents L of the L^4 lattices of the 2+1-flavour clover trajectory")
+      .show_default();
+  cli.option("--rational-cache", opt.rational_cache, "directory of cached rational approximations (\"\": none)");
   bench::add_session_options(cli, opt.session);
   if (auto status = cli.parse(argc, argv)) return *status;
   try {
     bench::Session session(opt.session);
     for (int L : opt.sizes) run(opt, L, session);
     for (int L : opt.dynamical_sizes) run_dynamical(L, session);
+    for (int L : opt.two_plus_one_sizes) run_two_plus_one(L, opt, session);
     session.finish();
   } catch (const std::exception& e) {
     std::cerr << "bench_gauge: " << e.what() << '\n';

@@ -11,3 +11,5 @@
 #include "test_hmc_heatbath.cpp"
 #include "test_fermion_force.cpp"
 #include "test_dynamical_hmc.cpp"
+#include "test_rational_hmc.cpp"
+#include "test_twisted_mass.cpp"

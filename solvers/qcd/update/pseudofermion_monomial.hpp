@@ -24,15 +24,13 @@
 // variance 1/2), phi = M^+ eta (phi_e = Mhat^+ eta_e): S = eta^+ eta at the
 // start of the trajectory, used as it is (no solve).
 //
-// Force (solvers/qcd/fermions/fermion_force.hpp, solvers/qcd/fermions/clover_force.hpp): with
+// Force (solvers/qcd/update/pseudofermion_force.hpp): with
 // X = (M^+ M)^-1 phi and Y = M X, dS = -2 Re(Y^+ dM X). Even-odd, with
-// X_e = (Mhat^+ Mhat)^-1 phi_e and Y_e = Mhat X_e, differentiating
-// Mhat = Mee - Meo Moo^-1 Moe gives the same formula on the whole lattice
-// with
-//   X_o = -Moo^-1 Moe X_e,      Y_o = -(Moo^+)^-1 (Meo)^+ Y_e,
-// so one force serves both: the blocks' hopping part (the outer products
-// along the links) and their diagonal part (for clover the insertion
-// -2 Re(Y^+ dT X) into the clover leaves; nothing for Wilson).
+// X_e = (Mhat^+ Mhat)^-1 phi_e and Y_e = Mhat X_e, the same formula on the
+// whole lattice with X and Y extended to the odd sites, so one force serves
+// both: the blocks' hopping part (the outer products along the links) and
+// their diagonal part (for clover the insertion -2 Re(Y^+ dT X) into the
+// clover leaves; nothing for Wilson).
 //
 // The solves start from zero, so a trajectory is a deterministic function
 // of the links and momenta (reversible to the solver's tolerance) and the
@@ -49,6 +47,7 @@
 #include "solvers/qcd/fermions/fermion_operator.hpp"
 #include "solvers/qcd/solves/wilson_solve.hpp"
 #include "solvers/qcd/update/hmc_monomial.hpp"
+#include "solvers/qcd/update/pseudofermion_force.hpp"
 
 namespace latte {
 
@@ -65,6 +64,25 @@ struct SolveTally {
   long iterations = 0;
   double seconds = 0;
 };
+
+// X = (A^+ A)^-1 b by CG from zero (a trajectory is then a deterministic
+// function of links and momenta), counted in tally; a failure names the
+// monomial `who`. Every pseudofermion monomial's one-shift solves.
+template <class Operator, class Field>
+void normal_solve_from_zero(const Operator& A, Field& X, const Field& b, const SolverControl& control,
+                            SolveTally& tally, const std::string& who) {
+  const auto start = std::chrono::steady_clock::now();
+  X = 0.0 * b;
+  SolverReport report;
+  try {
+    report = conjugate_gradient(NormalOperator<Operator>(A), X, b, control);
+  } catch (const SolverError& error) {
+    throw SolverError("Latte " + who + ": " + error.what(), error.report());
+  }
+  ++tally.solves;
+  tally.iterations += report.iterations;
+  tally.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Two flavours of the action Action (WilsonAction<double>,
 // CloverAction<double>, ...) with parameters Action::Parameters.
@@ -122,26 +140,21 @@ class TwoFlavourMonomial final : public Monomial<typename Action::real_type, typ
   void kick(const GaugeField<R, W>& U, AlgebraField<R, W>& P, double eps) override {
     fresh_ = false;
     const Action action(U, parameters_);
-    Field X(U.geometry(), Uninitialized{}), Y(U.geometry(), Uninitialized{});
     if (even_odd_) {
       const Schur schur{Blocks(action)};
       Field X_even(phi_.geometry(), Uninitialized{}), Y_even(phi_.geometry(), Uninitialized{});
       solve(schur, X_even, solves_.force);
       schur.apply(Y_even, X_even);
-      Field X_odd(schur.odd_geometry(), Uninitialized{}), Y_odd(schur.odd_geometry(), Uninitialized{});
-      X_odd = -schur.template MooInv<+1>(schur.template Moe<+1>(X_even));
-      Y_odd = -schur.template MooInv<-1>(schur.template Moe<-1>(Y_even));
-      X = merge(X_even, X_odd);
-      Y = merge(Y_even, Y_odd);
-      add_force(schur.action(), X, Y, P, eps);
+      add_even_odd_pseudofermion_force(schur, X_even, Y_even, P, eps);
     } else {
       const Whole M(action);
+      Field X(U.geometry(), Uninitialized{}), Y(U.geometry(), Uninitialized{});
       solve(M, X, solves_.force);
       M.apply(Y, X);
       // The blocks are made only for their force members (the force is on
       // the whole lattice; their halves are not read, but the lattice must
       // split into checkerboards as for even-odd).
-      add_force(Blocks(action), X, Y, P, eps);
+      add_pseudofermion_force(Blocks(action), X, Y, P, eps);
     }
   }
 
@@ -154,26 +167,9 @@ class TwoFlavourMonomial final : public Monomial<typename Action::real_type, typ
   using Whole = FermionOperator<Action>;
   using Schur = EvenOddOperator<Blocks>;
 
-  // dS = -2 Re(Y^+ dM X), the hopping part and then the diagonal part;
-  // P -= eps F is P += (eps/2) Ta(O).
-  static void add_force(const Blocks& blocks, const Field& X, const Field& Y, AlgebraField<R, W>& P, double eps) {
-    blocks.add_hopping_force(X, Y, P, 0.5 * eps);
-    blocks.add_diagonal_force(X, Y, P, 0.5 * eps);
-  }
-
   // X = (A^+ A)^-1 phi by CG from zero.
   template <class Operator> void solve(const Operator& A, Field& X, const SolverControl& control) {
-    const auto start = std::chrono::steady_clock::now();
-    X = 0.0 * phi_;
-    SolverReport report;
-    try {
-      report = conjugate_gradient(NormalOperator<Operator>(A), X, phi_, control);
-    } catch (const SolverError& error) {
-      throw SolverError("Latte two-flavour pseudofermion (" + describe() + "): " + error.what(), error.report());
-    }
-    ++tally_.solves;
-    tally_.iterations += report.iterations;
-    tally_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    normal_solve_from_zero(A, X, phi_, control, tally_, "two-flavour pseudofermion (" + describe() + ")");
   }
 
   Parameters parameters_;
