@@ -144,15 +144,33 @@ void run(const Options& opt, int L, bench::Session& session) {
   measure(session, "gauge_fixing_sweep_coulomb", geometry, [&] { coulomb.sweep(U); }, 0, &heatbath);
 }
 
-// One dynamical two-flavour clover trajectory on L^4 (see the top of the file).
-void run_dynamical(int L, bench::Session& session) {
-  const Geometry geometry({L, L, L, L});
-  GaugeField<double> U(geometry);
+// A configuration near the quenched equilibrium at beta = 5.6: 30 heatbath
+// sweeps from the unit field, each followed by an overrelaxation sweep.
+void thermalised_quenched(GaugeField<double>& U) {
   U.set_unit();
   for (std::uint64_t sweep = 0; sweep < 30; ++sweep) {
     heatbath_sweep(U, 5.6, 3, sweep);
     overrelaxation_sweep(U);
   }
+}
+
+// A timed HMC trajectory: the kernel of the dynamical lines, summing the
+// trajectories' own seconds.
+struct TrajectoryKernel {
+  HybridMonteCarlo<double>& hmc;
+  double seconds = 0;
+  int trajectories = 0;
+  void operator()() {
+    seconds += hmc.trajectory().seconds;
+    ++trajectories;
+  }
+};
+
+// One dynamical two-flavour clover trajectory on L^4 (see the top of the file).
+void run_dynamical(int L, bench::Session& session) {
+  const Geometry geometry({L, L, L, L});
+  GaugeField<double> U(geometry);
+  thermalised_quenched(U);
   const double mass = 1.0 / (2.0 * 0.13) - 4.0, c_sw = 1.0;
   GaugeMonomial<double> gauge(GaugeAction::wilson(5.6));
   const CloverParameters clover{mass, c_sw, FermionBoundary::antiperiodic_in_time()};
@@ -162,17 +180,13 @@ void run_dynamical(int L, bench::Session& session) {
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &det, &gauge}, {1.0, 13, true});
   for (int i = 0; i < 2; ++i) hmc.trajectory();
   const SolveTally before = quarks.tally();
-  double seconds = 0;
-  int trajectories = 0;
+  TrajectoryKernel kernel{hmc};
+  double& seconds = kernel.seconds;
+  int& trajectories = kernel.trajectories;
   bench::Result result;
   result.bench = "hmc_trajectory_clover_two_flavour";
   result.precision = "double";
   result.lattice = geometry.dims();
-  auto kernel = [&] {
-    const TrajectoryRecord r = hmc.trajectory();
-    seconds += r.seconds;
-    ++trajectories;
-  };
   bench::apply_model(result, bench::derived_model(session, kernel), static_cast<double>(geometry.volume()));
   const SolveTally model_end = quarks.tally();
   const double model_seconds = seconds;
@@ -196,11 +210,7 @@ void run_dynamical(int L, bench::Session& session) {
 void run_two_plus_one(int L, const Options& opt, bench::Session& session) {
   const Geometry geometry({L, L, L, L});
   GaugeField<double> U(geometry);
-  U.set_unit();
-  for (std::uint64_t sweep = 0; sweep < 30; ++sweep) {
-    heatbath_sweep(U, 5.6, 3, sweep);
-    overrelaxation_sweep(U);
-  }
+  thermalised_quenched(U);
   const double light_kappa = 0.13, strange_kappa = 0.128, c_sw = 1.0;
   const auto boundary = FermionBoundary::antiperiodic_in_time();
   const CloverParameters light{1.0 / (2.0 * light_kappa) - 4.0, c_sw, boundary};
@@ -234,17 +244,13 @@ void run_two_plus_one(int L, const Options& opt, bench::Session& session) {
   HybridMonteCarlo<double> hmc(U, md, {&terms[0].timed, &terms[1].timed, &terms[2].timed, &terms[3].timed, &terms[4].timed},
                                {1.0, 17, true});
   for (int i = 0; i < 2; ++i) hmc.trajectory();
-  double seconds = 0;
-  int trajectories = 0;
+  TrajectoryKernel kernel{hmc};
+  double& seconds = kernel.seconds;
+  int& trajectories = kernel.trajectories;
   bench::Result result;
   result.bench = "hmc_trajectory_clover_two_plus_one";
   result.precision = "double";
   result.lattice = geometry.dims();
-  auto kernel = [&] {
-    const TrajectoryRecord r = hmc.trajectory();
-    seconds += r.seconds;
-    ++trajectories;
-  };
   bench::apply_model(result, bench::derived_model(session, kernel), static_cast<double>(geometry.volume()));
   // Only the timed trajectories below enter the split.
   const double model_seconds = seconds;

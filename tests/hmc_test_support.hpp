@@ -1,8 +1,9 @@
 #pragma once
 // Helpers shared by the hybrid Monte Carlo tests (quenched and dynamical):
 // a rough gauge field, the largest difference of two link fields, the
-// slope of a log-log fit (the integrators' dH ~ h^2), and the check of a
-// monomial's force against the numerical derivative of its action.
+// slope of a log-log fit (the integrators' dH ~ h^2), a chain's averages of
+// exp(-dH), and the check of a monomial's force against the numerical
+// derivative of its action.
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +43,30 @@ inline double log_log_slope(const std::vector<double>& h, const std::vector<doub
     sxy += x * y;
   }
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// n trajectories of a chain (a HybridMonteCarlo): <exp(-dH)> with its
+// standard error, <dH> and the number accepted. In equilibrium
+// <exp(-dH)> = 1 (Creutz) and <dH> >= 0 (Jensen).
+struct ChainAverages {
+  double exp_minus_delta_h = 0, error = 0, delta_h = 0;
+  int accepted = 0;
+};
+template <class Chain> ChainAverages run_and_average(Chain& hmc, int n) {
+  double mean = 0, square = 0, delta_h = 0;
+  ChainAverages a;
+  for (int i = 0; i < n; ++i) {
+    const auto r = hmc.trajectory();
+    mean += r.exp_minus_delta_h;
+    square += r.exp_minus_delta_h * r.exp_minus_delta_h;
+    delta_h += r.delta_h;
+    a.accepted += r.accepted;
+  }
+  mean /= n;
+  a.exp_minus_delta_h = mean;
+  a.error = std::sqrt((square / n - mean * mean) / (n - 1));
+  a.delta_h = delta_h / n;
+  return a;
 }
 
 // The derivative of S along a random su(3) direction x that the monomial's

@@ -94,19 +94,10 @@ TEST_F(DynamicalHmc, ExpMinusDeltaHAveragesToOneInEquilibrium) {
   MolecularDynamics<double> md({{IntegratorScheme::omelyan, 3, {&quarks}}, {IntegratorScheme::omelyan, 2, {&gauge}}});
   HybridMonteCarlo<double> hmc(U, md, {&quarks, &gauge}, {1.0, 2029, true});
   for (int i = 0; i < 5; ++i) hmc.trajectory();  // the quarks' equilibrium
-  double mean = 0, square = 0;
-  int accepted = 0;
   const int n = 40;
-  for (int i = 0; i < n; ++i) {
-    const TrajectoryRecord r = hmc.trajectory();
-    mean += r.exp_minus_delta_h;
-    square += r.exp_minus_delta_h * r.exp_minus_delta_h;
-    accepted += r.accepted;
-  }
-  mean /= n;
-  const double error = std::sqrt((square / n - mean * mean) / (n - 1));
-  EXPECT_NEAR(mean, 1.0, 2.5 * error + 0.01) << "<exp(-dH)> = " << mean << " +- " << error;
-  EXPECT_GT(accepted, n / 2);
+  const ChainAverages a = run_and_average(hmc, n);
+  EXPECT_NEAR(a.exp_minus_delta_h, 1.0, 2.5 * a.error + 0.01) << "<exp(-dH)> = " << a.exp_minus_delta_h << " +- " << a.error;
+  EXPECT_GT(a.accepted, n / 2);
   EXPECT_GT(quarks.tally().iterations, 0);
 }
 

@@ -88,21 +88,12 @@ TEST_F(Hmc, ExpMinusDeltaHAveragesToOneInEquilibrium) {
   U.set_unit();
   HybridMonteCarlo<double> hmc(U, md, {&wilson}, {1.0, 2027, true});
   for (int i = 0; i < 20; ++i) hmc.trajectory();  // thermalise
-  double mean = 0, square = 0, delta_h = 0;
-  int accepted = 0;
   const int n = 60;
-  for (int i = 0; i < n; ++i) {
-    const TrajectoryRecord r = hmc.trajectory();
-    mean += r.exp_minus_delta_h;
-    square += r.exp_minus_delta_h * r.exp_minus_delta_h;
-    delta_h += r.delta_h;
-    accepted += r.accepted;
-  }
-  mean /= n;
-  const double error = std::sqrt((square / n - mean * mean) / (n - 1));
-  EXPECT_NEAR(mean, 1.0, 2 * error) << "<exp(-dH)> = " << mean << " +- " << error << ", <dH> = " << delta_h / n;
-  EXPECT_GT(delta_h / n, 0.0);  // <dH> >= 0 by Jensen's inequality
-  EXPECT_GT(accepted, n / 2);
+  const ChainAverages a = run_and_average(hmc, n);
+  EXPECT_NEAR(a.exp_minus_delta_h, 1.0, 2 * a.error)
+      << "<exp(-dH)> = " << a.exp_minus_delta_h << " +- " << a.error << ", <dH> = " << a.delta_h;
+  EXPECT_GT(a.delta_h, 0.0);  // <dH> >= 0 by Jensen's inequality
+  EXPECT_GT(a.accepted, n / 2);
 }
 
 // Weak coupling: expand S about the classical vacuum. Of the 8 x 4V link

@@ -214,19 +214,10 @@ TEST_F(RationalHmc, ExpMinusDeltaHAveragesToOneOnATwoPlusOneChain) {
   MolecularDynamics<double> md = action.integrator();
   HybridMonteCarlo<double> hmc(U, md, action.all(), {1.0, 2031, true});
   for (int i = 0; i < 3; ++i) hmc.trajectory();  // the quarks' equilibrium
-  double mean = 0, square = 0;
-  int accepted = 0;
   const int n = 16;
-  for (int i = 0; i < n; ++i) {
-    const TrajectoryRecord r = hmc.trajectory();
-    mean += r.exp_minus_delta_h;
-    square += r.exp_minus_delta_h * r.exp_minus_delta_h;
-    accepted += r.accepted;
-  }
-  mean /= n;
-  const double error = std::sqrt((square / n - mean * mean) / (n - 1));
-  EXPECT_NEAR(mean, 1.0, 2.5 * error + 0.01) << "<exp(-dH)> = " << mean << " +- " << error;
-  EXPECT_GT(accepted, n / 2);
+  const ChainAverages a = run_and_average(hmc, n);
+  EXPECT_NEAR(a.exp_minus_delta_h, 1.0, 2.5 * a.error + 0.01) << "<exp(-dH)> = " << a.exp_minus_delta_h << " +- " << a.error;
+  EXPECT_GT(a.accepted, n / 2);
   EXPECT_GT(action.strange_quark.tally().iterations, 0);
   EXPECT_GT(action.ratio.tally().iterations, 0);
 }
