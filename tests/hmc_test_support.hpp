@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/hmc_monomial.hpp"
 #include "solvers/qcd/update/molecular_dynamics.hpp"
 
@@ -23,6 +24,15 @@ inline void rough_gauge_field(GaugeField<double>& U, std::uint64_t seed, double 
   AlgebraField<double> x(U.geometry());
   refresh_momenta(x, seed);
   for (int mu = 0; mu < 4; ++mu) U[mu] = su3_exp(scale * x[mu]);
+}
+
+// A configuration near equilibrium of the quenched action: 8 trajectories
+// of `gauge` from the unit field (the first 3 without the Metropolis test).
+inline void thermalise_quenched(GaugeField<double>& U, GaugeMonomial<double>& gauge) {
+  U.set_unit();
+  MolecularDynamics<double> md({{IntegratorScheme::omelyan, 4, {&gauge}}});
+  HybridMonteCarlo<double> hmc(U, md, {&gauge}, {1.0, 7, true, 3});
+  for (int i = 0; i < 8; ++i) hmc.trajectory();
 }
 
 inline double largest_link_difference(const GaugeField<double>& a, const GaugeField<double>& b) {

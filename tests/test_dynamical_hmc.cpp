@@ -23,14 +23,8 @@ void copy_links(GaugeField<double>& to, const GaugeField<double>& from) {
 
 class DynamicalHmc : public ::testing::Test {
  protected:
-  // A configuration near equilibrium of the quenched action at beta = 5.6:
-  // a few trajectories from the unit field.
-  void thermalised_quenched() {
-    U.set_unit();
-    MolecularDynamics<double> md({{IntegratorScheme::omelyan, 4, {&gauge}}});
-    HybridMonteCarlo<double> hmc(U, md, {&gauge}, {1.0, 7, true, 3});
-    for (int i = 0; i < 8; ++i) hmc.trajectory();
-  }
+  // Near equilibrium of the quenched action at beta = 5.6 (hmc_test_support.hpp).
+  void thermalised_quenched() { thermalise_quenched(U, gauge); }
 
   Geometry geometry{{4, 4, 4, 4}};
   GaugeField<double> U{geometry};

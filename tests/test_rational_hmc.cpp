@@ -29,13 +29,8 @@ namespace {
 
 class RationalHmc : public ::testing::Test {
  protected:
-  // A configuration near equilibrium of the quenched action at beta = 5.6.
-  void thermalised_quenched() {
-    U.set_unit();
-    MolecularDynamics<double> md({{IntegratorScheme::omelyan, 4, {&gauge}}});
-    HybridMonteCarlo<double> hmc(U, md, {&gauge}, {1.0, 7, true, 3});
-    for (int i = 0; i < 8; ++i) hmc.trajectory();
-  }
+  // Near equilibrium of the quenched action at beta = 5.6 (hmc_test_support.hpp).
+  void thermalised_quenched() { thermalise_quenched(U, gauge); }
   // The approximations of f flavours in n pseudofermions on [0.2, 80], an
   // interval that holds every spectrum of these tests' heavy quarks
   // (checked below), to 1e-10: read from tests/rational_cache

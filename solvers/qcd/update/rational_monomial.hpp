@@ -49,6 +49,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "solvers/krylov/multi_shift_conjugate_gradient.hpp"
@@ -141,19 +142,20 @@ class RationalMonomial final : public Monomial<typename Action::real_type, typen
 
   // phi_j = r_heatbath(A) eta_j, eta_j from (key, j).
   void refresh(const GaugeField<R, W>& U, std::uint64_t key) override {
-    const Action action(U, parameters_);
     start_action_ = 0;
-    for (std::size_t j = 0; j < phi_.size(); ++j) {
-      Field eta(U.geometry(), Uninitialized{});
-      ParallelRng rng(j == 0 ? key : mixed_key(key, j, 0));
-      rng.gaussian(eta);
-      eta = std::sqrt(0.5) * eta;
-      Field eta_part(phi_[j].geometry(), Uninitialized{});
-      if (even_odd_) eta_part = pick(Parity::even, eta);
-      else eta_part = eta;
-      start_action_ += norm2(eta_part);
-      apply_rational(action, r_.heatbath, phi_[j], eta_part, solves_.action);
-    }
+    with_operator(Action(U, parameters_), [&](const auto& op) {
+      for (std::size_t j = 0; j < phi_.size(); ++j) {
+        Field eta(U.geometry(), Uninitialized{});
+        ParallelRng rng(j == 0 ? key : mixed_key(key, j, 0));
+        rng.gaussian(eta);
+        eta = std::sqrt(0.5) * eta;
+        Field eta_part(phi_[j].geometry(), Uninitialized{});
+        if (even_odd_) eta_part = pick(Parity::even, eta);
+        else eta_part = eta;
+        start_action_ += norm2(eta_part);
+        apply_rational(op, r_.heatbath, phi_[j], eta_part, solves_.action);
+      }
+    });
     fresh_ = true;
   }
 
@@ -163,33 +165,37 @@ class RationalMonomial final : public Monomial<typename Action::real_type, typen
       fresh_ = false;
       return start_action_;
     }
-    const Action action(U, parameters_);
-    double s = 0;
-    for (const Field& phi : phi_) {
-      Field r_phi(phi.geometry(), Uninitialized{});
-      apply_rational(action, r_.action, r_phi, phi, solves_.action);
-      s += real(innerProduct(phi, r_phi));
-    }
-    return s;
+    return with_operator(Action(U, parameters_), [&](const auto& op) {
+      double s = 0;
+      for (const Field& phi : phi_) {
+        Field r_phi(phi.geometry(), Uninitialized{});
+        apply_rational(op, r_.action, r_phi, phi, solves_.action);
+        s += real(innerProduct(phi, r_phi));
+      }
+      return s;
+    });
   }
 
+  // The operator (and, unpreconditioned, the blocks for the force) made
+  // once per kick for all pseudofermions and poles.
   void kick(const GaugeField<R, W>& U, AlgebraField<R, W>& P, double eps) override {
     fresh_ = false;
     const Action action(U, parameters_);
-    for (const Field& phi : phi_) {
-      if (even_odd_) {
-        const Schur schur{Blocks(action)};
-        std::vector<Field> X;
+    std::vector<Field> X;
+    if (even_odd_) {
+      const Schur schur{Blocks(action)};
+      for (const Field& phi : phi_) {
         shifted_solves(schur, r_.action, X, phi, solves_.force);
         Field Y(phi.geometry(), Uninitialized{});
         for (std::size_t k = 0; k < X.size(); ++k) {
           schur.apply(Y, X[k]);
           add_even_odd_pseudofermion_force(schur, X[k], Y, P, r_.action.residues[k] * eps);
         }
-      } else {
-        const Whole M(action);
-        const Blocks blocks(action);
-        std::vector<Field> X;
+      }
+    } else {
+      const Whole M(action);
+      const Blocks blocks(action);
+      for (const Field& phi : phi_) {
         shifted_solves(M, r_.action, X, phi, solves_.force);
         Field Y(phi.geometry(), Uninitialized{});
         for (std::size_t k = 0; k < X.size(); ++k) {
@@ -203,13 +209,10 @@ class RationalMonomial final : public Monomial<typename Action::real_type, typen
   // The extreme eigenvalues of A on U (Lanczos), to compare with the
   // approximations' interval.
   SpectralBounds spectral_bounds(const GaugeField<R, W>& U, const SpectralBoundsControl& control = {}) const {
-    const Action action(U, parameters_);
-    if (even_odd_) {
-      const Schur schur{Blocks(action)};
-      return latte::spectral_bounds<Field>(NormalOperator<Schur>(schur), schur.geometry(), control);
-    }
-    const Whole M(action);
-    return latte::spectral_bounds<Field>(NormalOperator<Whole>(M), M.geometry(), control);
+    return with_operator(Action(U, parameters_), [&](const auto& op) {
+      using Operator = std::decay_t<decltype(op)>;
+      return latte::spectral_bounds<Field>(NormalOperator<Operator>(op), op.geometry(), control);
+    });
   }
 
   const Parameters& parameters() const { return parameters_; }
@@ -222,12 +225,18 @@ class RationalMonomial final : public Monomial<typename Action::real_type, typen
   using Whole = FermionOperator<Action>;
   using Schur = EvenOddOperator<Blocks>;
 
-  // out = r(A) in = c in + sum_k a_k (A + sigma_k)^-1 in.
-  void apply_rational(const Action& action, const RationalApproximation& r, Field& out, const Field& in,
+  // f(Mhat) or f(M), the operator made once from `action`.
+  template <class F> decltype(auto) with_operator(const Action& action, F&& f) const {
+    if (even_odd_) return f(Schur{Blocks(action)});
+    return f(Whole(action));
+  }
+
+  // out = r(A) in = c in + sum_k a_k (A + sigma_k)^-1 in, A the normal operator of op.
+  template <class Operator>
+  void apply_rational(const Operator& op, const RationalApproximation& r, Field& out, const Field& in,
                       const SolverControl& control) {
     std::vector<Field> X;
-    if (even_odd_) shifted_solves(Schur{Blocks(action)}, r, X, in, control);
-    else shifted_solves(Whole(action), r, X, in, control);
+    shifted_solves(op, r, X, in, control);
     out = r.constant * in;
     for (std::size_t k = 0; k < X.size(); ++k) out += r.residues[k] * X[k];
   }
