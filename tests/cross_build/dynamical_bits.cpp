@@ -1,16 +1,20 @@
-// A short dynamical two-flavour clover chain (two trajectories) and one
-// clover even-odd solve, printed bit for bit (hexadecimal floats: dH,
-// plaquette and CG iterations of every trajectory, the solve's iterations and the norm of its
-// solution), so that builds of different SIMD widths and backends, thread
-// counts and rank counts can be compared (compare_reduction_bits.sh
-// dynamical_bits). Not part of the test suite: each comparison needs
-// several builds.
+// A short dynamical two-flavour clover chain (two trajectories), the same
+// pair with a strange quark by the rational HMC (2+1 flavours, two
+// trajectories: the multi-shift solves of heatbath, action and force), and
+// one clover even-odd solve, printed bit for bit (hexadecimal floats: dH,
+// plaquette and CG iterations of every trajectory, the solve's iterations
+// and the norm of its solution), so that builds of different SIMD widths and
+// backends, thread counts and rank counts can be compared
+// (compare_reduction_bits.sh dynamical_bits). Not part of the test suite:
+// each comparison needs several builds.
 #include <cstdio>
 
 #include "solvers/qcd/solves/clover_solve.hpp"
 #include "solvers/qcd/update/clover_determinant_monomial.hpp"
 #include "solvers/qcd/update/hmc.hpp"
 #include "solvers/qcd/update/pseudofermion_monomial.hpp"
+#include "solvers/qcd/update/rational_monomial.hpp"
+#include "tests/rational_test_approximations.hpp"
 
 using namespace latte;
 
@@ -48,5 +52,21 @@ int main(int argc, char** argv) {
     if (environment.is_root())
       std::printf("trajectory %d: dH %a plaquette %a accepted %d CG %ld\n", i, r.delta_h, r.plaquette,
                   r.accepted ? 1 : 0, quarks.tally().iterations - before);
+  }
+  // 2+1: the strange quark (m = 0.7) as one rational pseudofermion with its
+  // one-flavour clover log det, on the outer time scale with the pair.
+  const CloverParameters strange_clover{0.7, 1.0, boundary};
+  RationalMonomial<CloverAction<double>> strange(lattice, strange_clover, true, testing::rational_test_approximations(1, 1));
+  CloverDeterminantMonomial<double> strange_det(strange_clover, 1.0);
+  MolecularDynamics<double> md_two_plus_one({{IntegratorScheme::leapfrog, 1, {&quarks, &det, &strange, &strange_det}},
+                                             {IntegratorScheme::leapfrog, 2, {&gauge}}});
+  HybridMonteCarlo<double> two_plus_one(U, md_two_plus_one, {&quarks, &det, &strange, &strange_det, &gauge},
+                                        {0.2, 2028, true, 1});
+  for (int i = 0; i < 2; ++i) {
+    const long before = strange.tally().iterations;
+    const TrajectoryRecord r = two_plus_one.trajectory();
+    if (environment.is_root())
+      std::printf("2+1 trajectory %d: dH %a plaquette %a accepted %d multi-shift CG %ld\n", i, r.delta_h, r.plaquette,
+                  r.accepted ? 1 : 0, strange.tally().iterations - before);
   }
 }
