@@ -4,7 +4,7 @@
 # argument fuzz, by tests/fuzz/run_fuzzers.sh.
 set -euo pipefail
 
-latte_packages=(g++ make cmake ccache libgtest-dev libxsimd-dev librandom123-dev libeigen3-dev
+latte_packages=(g++ make cmake ninja-build ccache libgtest-dev libxsimd-dev librandom123-dev libeigen3-dev
                 libcli11-dev nlohmann-json3-dev libpng-dev libopenmpi-dev openmpi-bin
                 libhdf5-dev  # the spectroscopy example's correlator files (examples/correlator_file.hpp)
                 libboost-dev  # Boost.Math and Boost.Multiprecision: the rational approximations (solvers/rational/)

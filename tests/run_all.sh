@@ -104,8 +104,17 @@ for config in $configs; do
   esac
   build="$root/build/test-$config"
   if [ "$config" = asan ]; then export "${sanitizer_environment[@]}"; fi
+  # Ninja for a new build directory (unless CMAKE_GENERATOR says otherwise):
+  # it schedules the whole build at once, where make's per-target recursion
+  # left one core idle for the last large test suite (native configuration
+  # of c85d926 on a 2-core Zen 4: 1580 s to build with make, about 1400 s
+  # with Ninja). An existing directory keeps the generator it was made with.
+  generator=()
+  if [ -z "${CMAKE_GENERATOR:-}" ] && [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+    generator=(-G Ninja)
+  fi
   echo "=== Latte tests: configuration '$config' (${options[*]}) ==="
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
+  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${options[@]}" >/dev/null
   cmake --build "$build" -j "$jobs"
   if [ "$config" = cuda ] && ! $gpu_present; then
     echo "=== Latte tests: configuration 'cuda' compiled; no NVIDIA GPU here, so its tests (label gpu) are not run ==="
